@@ -1,0 +1,17 @@
+"""dtree: decision trees written to be read (ID3, C4.5, CART and their pruning).
+
+The library behind the open textbook in ``book/``; every number in the book is computed here.
+"""
+from .estimators import ID3Classifier
+from .export import export_text
+from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
+                       misclassification)
+from .plot import plot_tree
+from .splits import best_threshold
+from .tree import Node
+
+__all__ = [
+    "ID3Classifier", "Node", "best_threshold", "entropy", "export_text", "gain_ratio", "gini",
+    "gini_index", "info_gain", "intrinsic_value", "misclassification", "plot_tree",
+]
+__version__ = "0.1.0"

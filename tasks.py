@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The project's tasks, runnable on a fresh machine with nothing but python3.
+
+    python3 tasks.py book        build the book into _build/html
+    python3 tasks.py test        unit tests, every chapter under nbval, and a build with warnings as errors
+    python3 tasks.py notebooks   re-execute every chapter in place (commit the result with the change)
+    python3 tasks.py bench       time dtree against scikit-learn
+    python3 tasks.py clean       remove build output
+
+Every task first creates (or reuses) the virtual environment ``.venv`` and installs the pinned
+``requirements.txt`` into it; a changed requirements file is reinstalled automatically.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+
+
+def run(*args: object) -> int:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    return subprocess.call([str(a) for a in args], cwd=ROOT)
+
+
+def ensure_venv() -> None:
+    if not PYTHON.exists():
+        print(f"creating virtual environment {VENV}", flush=True)
+        venv.create(VENV, with_pip=True)
+    wanted = hashlib.sha256(
+        (ROOT / "requirements.txt").read_bytes() + (ROOT / "pyproject.toml").read_bytes()
+    ).hexdigest()
+    stamp = VENV / "requirements.sha256"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    for step in (("--upgrade", "pip"), ("-r", "requirements.txt")):
+        if run(PYTHON, "-m", "pip", "install", "--quiet", *step) != 0:
+            sys.exit("installing the requirements failed")
+    stamp.write_text(wanted)
+
+
+def build_book(*extra: str) -> int:
+    status = run(BIN / "jupyter-book", "build", ".", *extra)
+    if status == 0:
+        print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}")
+    return status
+
+
+def book() -> int:
+    return build_book()
+
+
+def test() -> int:
+    env_note = "unit tests and every chapter under nbval"
+    print(f"== {env_note}", flush=True)
+    tests = run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
+                "--nbval-cell-timeout=600", "tests", "book")
+    print("== book build with warnings as errors", flush=True)
+    shutil.rmtree(ROOT / "_build", ignore_errors=True)
+    build = build_book("-n", "-W", "--keep-going")
+    failed = [name for name, status in (("tests", tests), ("book build", build)) if status]
+    print("FAILED: " + ", ".join(failed) if failed else "all tests passed and the book built cleanly")
+    return 1 if failed else 0
+
+
+def notebooks() -> int:
+    return run(PYTHON, __file__, "_execute")
+
+
+def _execute() -> int:
+    """Runs inside the virtual environment: execute each chapter and store its outputs."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    for path in CHAPTERS:
+        print(f"executing {path.relative_to(ROOT)}", flush=True)
+        nb = nbformat.read(path, as_version=4)
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        nbformat.write(nb, path)
+    return 0
+
+
+def bench() -> int:
+    return run(PYTHON, ROOT / "benchmarks" / "bench_fit.py")
+
+
+def clean() -> int:
+    shutil.rmtree(ROOT / "_build", ignore_errors=True)
+    return 0
+
+
+TASKS = {"book": book, "test": test, "notebooks": notebooks, "bench": bench, "clean": clean,
+         "venv": lambda: 0, "_execute": _execute}
+
+if __name__ == "__main__":
+    name = sys.argv[1] if len(sys.argv) > 1 else ""
+    if name not in TASKS or name.startswith("_") and sys.prefix != str(VENV):
+        sys.exit(__doc__)
+    if name != "_execute":
+        ensure_venv()
+    sys.exit(TASKS[name]())
