@@ -3,7 +3,8 @@
 
     python3 tasks.py book        build the book into _build/html
     python3 tasks.py test        unit tests, every chapter under nbval, and a build with warnings as errors
-    python3 tasks.py notebooks   re-execute every chapter in place (commit the result with the change)
+    python3 tasks.py notebooks [book/NN_x.ipynb ...]
+                                 re-execute every chapter (or those named) in place; commit the result
     python3 tasks.py bench       time dtree against scikit-learn
     python3 tasks.py clean       remove build output
 
@@ -60,8 +61,7 @@ def book() -> int:
 
 
 def test() -> int:
-    env_note = "unit tests and every chapter under nbval"
-    print(f"== {env_note}", flush=True)
+    print("== unit tests and every chapter under nbval", flush=True)
     tests = run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
                 "--nbval-cell-timeout=600", "tests", "book")
     print("== book build with warnings as errors", flush=True)
@@ -72,16 +72,16 @@ def test() -> int:
     return 1 if failed else 0
 
 
-def notebooks() -> int:
-    return run(PYTHON, __file__, "_execute")
+def notebooks(*paths: str) -> int:
+    return run(PYTHON, __file__, "_execute", *paths)
 
 
-def _execute() -> int:
+def _execute(*paths: str) -> int:
     """Runs inside the virtual environment: execute each chapter and store its outputs."""
     import nbformat
     from nbclient import NotebookClient
 
-    for path in CHAPTERS:
+    for path in [Path(p).resolve() for p in paths] or CHAPTERS:
         print(f"executing {path.relative_to(ROOT)}", flush=True)
         nb = nbformat.read(path, as_version=4)
         NotebookClient(nb, timeout=600, kernel_name="python3",
@@ -100,12 +100,12 @@ def clean() -> int:
 
 
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "bench": bench, "clean": clean,
-         "venv": lambda: 0, "_execute": _execute}
+         "venv": lambda: 0, "_execute": _execute}  # _execute: internal, runs inside .venv
 
 if __name__ == "__main__":
-    name = sys.argv[1] if len(sys.argv) > 1 else ""
-    if name not in TASKS or name.startswith("_") and sys.prefix != str(VENV):
+    name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
+    if name not in TASKS or args and name not in ("notebooks", "_execute"):
         sys.exit(__doc__)
     if name != "_execute":
         ensure_venv()
-    sys.exit(TASKS[name]())
+    sys.exit(TASKS[name](*args))

@@ -87,8 +87,9 @@ class Feature:
         return self.categories is not None
 
 
-def table_columns(X: ArrayLike) -> tuple[list[str], list]:
-    """Column names (the DataFrame's, else x0, x1, ...) and the columns of a 2-D X."""
+def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndarray]:
+    """Column names (the DataFrame's, else x0, x1, ...), the columns, and X as a DataFrame or
+    2-D array."""
     if isinstance(X, pd.DataFrame):
         names, columns = [str(c) for c in X.columns], [X[c] for c in X.columns]
     else:
@@ -97,18 +98,18 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list]:
         array = np.asarray(X)
         if array.ndim != 2:
             raise ValueError(
-                f"Expected a 2-D X (rows, features), got an array of {array.ndim} dimension(s); "
-                "reshape a single feature with X.reshape(-1, 1)")
+                f"Expected a 2-D X (rows, features), got an array of {array.ndim} dimension(s). "
+                "Reshape your data with X.reshape(-1, 1) if it holds a single feature.")
         if np.iscomplexobj(array):
             raise ValueError("Complex data not supported")
-        names, columns = [f"x{j}" for j in range(array.shape[1])], list(array.T)
+        names, columns, X = [f"x{j}" for j in range(array.shape[1])], list(array.T), array
     n_rows = len(X)
     if not names:
         raise ValueError(f"0 feature(s) (shape=({n_rows}, 0)) while a minimum of 1 is required.")
     if n_rows == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {len(names)})) while a minimum "
                          "of 1 is required: X is empty.")
-    return names, columns
+    return names, columns, X
 
 
 def _is_numeric(column) -> bool:

@@ -11,6 +11,7 @@ from numbers import Integral, Real
 from typing import Sequence
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
@@ -29,11 +30,13 @@ def _labels_1d(y) -> np.ndarray | object:
     """y as given, or its single column with a warning, as scikit-learn does."""
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
-    shape = np.shape(y)
-    if len(shape) == 2 and shape[1] == 1:
+    if isinstance(y, (pd.Series, pd.Index)):
+        return y
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected; using its "
                       "single column", DataConversionWarning, stacklevel=3)
-        return np.asarray(y)[:, 0]
+        return y[:, 0]
     return y
 
 
@@ -79,12 +82,18 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         return np.array([order.index(n) if n in order else len(order) + j
                          for j, n in enumerate(names)])
 
+    def _columns(self, X: ArrayLike, reset: bool) -> tuple[list[str], list]:
+        """X's column names and columns; sets (at fit) or checks feature_names_in_ and
+        n_features_in_ the scikit-learn way."""
+        names, columns, table = table_columns(X)
+        validate_data(self, table, reset=reset, skip_check_array=True)
+        return names, columns
+
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Grow the tree on X (DataFrame or 2-D array) and labels y; missing X values allowed."""
         stopping = self._check_params()
         y = _labels_1d(y)
-        names, columns = table_columns(X)
-        validate_data(self, X, reset=True, skip_check_array=True)
+        names, columns = self._columns(X, reset=True)
         y_codes, classes = encode_labels(y, name="y")
         if len(y_codes) != len(columns[0]):
             raise ValueError(f"X has {len(columns[0])} rows but y has {len(y_codes)} labels")
@@ -101,13 +110,13 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities: the weighted class shares of the leaf (or leaves) each row reaches."""
         check_is_fitted(self, "tree_")
-        _, columns = table_columns(X)
-        validate_data(self, X, reset=False, skip_check_array=True)
+        _, columns = self._columns(X, reset=False)
         return predict_values(self.tree_, encode_columns(columns, self._features))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row (the first in ``classes_`` on a tie)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def get_depth(self) -> int:
         """Depth of the tree: the number of tests on its longest path (a lone leaf has depth 0)."""
