@@ -136,7 +136,7 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
     A pandas categorical column keeps its declared category order; other columns use sorted values.
     """
     features = []
-    for name, column in zip(names, columns):
+    for name, column in zip(names, columns, strict=False):
         if _is_numeric(column):
             _as_float(column, name)  # rejects infinity
             if numeric:
@@ -154,7 +154,7 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 def encode_columns(columns: list, features: list[Feature]) -> np.ndarray:
     """The float matrix of codes and values; a category unseen at fit is encoded as missing."""
     matrix = np.empty((len(columns[0]), len(features)))
-    for j, (column, feature) in enumerate(zip(columns, features)):
+    for j, (column, feature) in enumerate(zip(columns, features, strict=False)):
         if feature.is_categorical:
             values = np.asarray(column, dtype=object)
             codes = pd.Categorical(values, categories=list(feature.categories)).codes

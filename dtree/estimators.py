@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -97,7 +97,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         y_codes, classes = encode_labels(y, name="y")
         if len(y_codes) != len(columns[0]):
             raise ValueError(f"X has {len(columns[0])} rows but y has {len(y_codes)} labels")
-        check_classification_targets(y)
+        check_classification_targets(classes)
         w = check_sample_weight(sample_weight, len(y_codes))
         if w.sum() <= 0:
             raise ValueError("sample_weight sums to zero: at least one row needs a positive weight")

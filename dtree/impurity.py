@@ -15,7 +15,7 @@ All logarithms are base 2, so entropies are in bits.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class Node:
     feature_index: int | None = None
     threshold: float | None = None
     category_sets: tuple[frozenset, ...] | None = None
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     branch_fractions: np.ndarray | None = None
     score: float | None = None
     scores: dict[str, float] = field(default_factory=dict)
@@ -54,7 +54,7 @@ class Node:
         return (f"Node(feature={self.feature!r}, children={len(self.children)}, "
                 f"n_samples={self.n_samples})")
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """Every node of the subtree, parents before children (pre-order)."""
         stack = [self]
         while stack:
@@ -62,7 +62,7 @@ class Node:
             yield node
             stack.extend(reversed(node.children))
 
-    def leaves(self) -> list["Node"]:
+    def leaves(self) -> list[Node]:
         return [node for node in self.walk() if node.is_leaf]
 
     def height(self) -> int:
