@@ -2,6 +2,7 @@
 
 The library behind the open textbook in ``book/``; every number in the book is computed here.
 """
+from . import datasets, verify
 from .estimators import ID3Classifier
 from .export import export_text
 from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
@@ -11,7 +12,7 @@ from .splits import best_threshold
 from .tree import Node
 
 __all__ = [
-    "ID3Classifier", "Node", "best_threshold", "entropy", "export_text", "gain_ratio", "gini",
+    "ID3Classifier", "Node", "best_threshold", "datasets", "verify", "entropy", "export_text", "gain_ratio", "gini",
     "gini_index", "info_gain", "intrinsic_value", "misclassification", "plot_tree",
 ]
 __version__ = "0.1.0"
