@@ -21,9 +21,10 @@ class Node:
     An internal node tests ``feature``: numeric ``value <= threshold`` goes to ``children[0]``;
     categorical values go to the child whose entry of ``category_sets`` holds them.
     ``branch_fractions`` are the training weight fractions of the children, used to send a row
-    whose value is missing down every branch (Quinlan 1993). ``scores`` holds every candidate
-    attribute's score, ``ties`` the attributes whose score equalled the winner's, and a leaf's
-    ``stop_reason`` says which stopping rule made it a leaf.
+    whose value is missing down every branch (Quinlan 1993). ``scores`` holds the score of every
+    attribute that splits the node (one taking a single value there is no candidate), ``ties``
+    the attributes whose score equalled the winner's, and a leaf's ``stop_reason`` says which
+    stopping rule made it a leaf.
     """
 
     value: np.ndarray
