@@ -84,7 +84,7 @@ def _execute(*paths: str) -> int:
     for path in [Path(p).resolve() for p in paths] or CHAPTERS:
         print(f"executing {path.relative_to(ROOT)}", flush=True)
         nb = nbformat.read(path, as_version=4)
-        NotebookClient(nb, timeout=600, kernel_name="python3",
+        NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                        resources={"metadata": {"path": str(path.parent)}}).execute()
         nbformat.write(nb, path)
     return 0

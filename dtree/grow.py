@@ -68,7 +68,7 @@ def grow(X: np.ndarray, features: list[Feature], target_stats: np.ndarray,
         _attach_split(node, split, features)
         branches = node.branch(X[rows, split.feature])
         missing = branches < 0
-        if features[split.feature].is_categorical:
+        if split.is_multiway:
             available = tuple(j for j in available if j != split.feature)
         for b, fraction in enumerate(node.branch_fractions):
             here = (branches == b) | (missing & (fraction > 0))
@@ -127,7 +127,7 @@ def _stop_or_split(node, X, features, target_stats, rows, weights, available, cr
     chosen = min(tied, key=lambda c: priority[c.feature])
     if len(tied) > 1:
         node.ties = tuple(features[c.feature].name for c in sorted(tied, key=lambda c: c.feature))
-    if chosen.gain < stopping.min_impurity_decrease:
+    if chosen.gain < stopping.min_impurity_decrease - TIE_TOLERANCE["atol"]:
         node.stop_reason = "min_impurity_decrease"
         return None
     return chosen

@@ -99,7 +99,8 @@ def impurity_decrease(branch_stats: np.ndarray, impurity: str, missing_weight=0.
     known_w = stats_weight(known, impurity)
     total_w = known_w + missing_weight
     rho = known_w / np.where(total_w > 0, total_w, 1)
-    return rho * (IMPURITIES[impurity](known) - partition_impurity(branch_stats, impurity))
+    decrease = IMPURITIES[impurity](known) - partition_impurity(branch_stats, impurity)
+    return rho * np.maximum(decrease, 0.0)  # never negative (concavity); clips round-off
 
 
 def partition_impurity(branch_stats: np.ndarray, impurity: str) -> np.ndarray:

@@ -48,6 +48,11 @@ class Split:
     def n_branches(self) -> int:
         return len(self.branch_weights)
 
+    @property
+    def is_multiway(self) -> bool:
+        """One branch per category: the attribute has nothing left to test below this node."""
+        return self.threshold is None and self.n_branches == len(self.branch_of_code)
+
 
 def _score(gain: np.ndarray, branch_stats: np.ndarray, criterion: str, missing_w: float):
     if criterion != "gain_ratio":

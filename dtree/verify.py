@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from numbers import Real
+from numbers import Integral, Real
 
 import pandas as pd
 
@@ -52,6 +52,8 @@ class Claim:
     def shown(self) -> str:
         if not self.numeric:
             return str(self.computed)
+        if isinstance(self.stated, Integral) and float(self.computed).is_integer():
+            return str(int(self.computed))
         return f"{float(self.computed):.{max(4, self.precision + 2)}f}"
 
 
