@@ -1,8 +1,10 @@
 """The algorithms as scikit-learn estimators: each is a small configuration of the one grower.
 
-| estimator      | criterion          | numeric attributes        | categorical attributes |
-|----------------|--------------------|---------------------------|------------------------|
-| ID3Classifier  | information gain   | each value is a category  | multiway split         |
+==============  ================  ========================  ======================
+estimator       criterion         numeric attributes        categorical attributes
+==============  ================  ========================  ======================
+ID3Classifier   information gain  each value is a category  multiway split
+==============  ================  ========================  ======================
 """
 from __future__ import annotations
 
@@ -146,12 +148,17 @@ class ID3Classifier(_TreeClassifier):
 
     Parameters
     ----------
-    max_depth : stop splitting at this depth (the root has depth 0); None for no limit.
-    min_samples_split : a node with fewer rows is a leaf.
-    min_impurity_decrease : a node whose best gain (in bits, at that node) is smaller is a leaf.
-    purity_threshold : a node whose majority class has at least this weight share is a leaf.
-    tie_break : how equal gains are decided: "first" (column order) or a list of feature
-        names in order of preference.
+    max_depth
+        Stop splitting at this depth (the root has depth 0); None for no limit.
+    min_samples_split
+        A node with fewer rows is a leaf.
+    min_impurity_decrease
+        A node whose best gain (in bits, at that node) is smaller is a leaf.
+    purity_threshold
+        A node whose majority class has at least this weight share is a leaf.
+    tie_break
+        How equal gains are decided: "first" (column order) or a list of feature names in
+        order of preference.
     """
 
     _criterion = "info_gain"

@@ -104,7 +104,7 @@ def impurity_decrease(branch_stats: np.ndarray, impurity: str, missing_weight=0.
 
 
 def partition_impurity(branch_stats: np.ndarray, impurity: str) -> np.ndarray:
-    """sum_v |D_v|/|D| I(D_v): the weighted impurity left after a split (eq. 4.6 for Gini)."""
+    """``sum_v |D_v|/|D| I(D_v)``: the weighted impurity left after a split (eq. 4.6 for Gini)."""
     branch_stats = np.asarray(branch_stats, dtype=float)
     branch_w = stats_weight(branch_stats, impurity)
     total = branch_w.sum(axis=-1, keepdims=True)
@@ -113,7 +113,7 @@ def partition_impurity(branch_stats: np.ndarray, impurity: str) -> np.ndarray:
 
 
 def split_information(branch_weights: np.ndarray, missing_weight=0.0) -> np.ndarray:
-    """IV(a) = -sum_v |D_v|/|D| log2 |D_v|/|D| (Quinlan 1993; Zhou 2016, eq. 4.4).
+    """``IV(a) = -sum_v |D_v|/|D| log2 |D_v|/|D|`` (Quinlan 1993; Zhou 2016, eq. 4.4).
 
     As in C4.5, rows with a missing value form one more group of their own.
     """
@@ -175,7 +175,8 @@ def info_gain(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
 
 
 def intrinsic_value(x: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Split information IV(a) = -sum_v |D_v|/|D| log2 |D_v|/|D|, missing rows as one more group."""
+    """Split information ``IV(a) = -sum_v |D_v|/|D| log2 |D_v|/|D|``; missing rows form one more
+    group, as in C4.5."""
     codes, _ = encode_attribute(x, name="x")
     w = check_sample_weight(sample_weight, len(codes))
     known = codes >= 0
@@ -191,6 +192,6 @@ def gain_ratio(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = Non
 
 
 def gini_index(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Gini_index(D, a) = sum_v |D_v|/|D| Gini(D_v) (Zhou 2016, eq. 4.6), over rows with known a."""
+    """``Gini_index(D, a) = sum_v |D_v|/|D| Gini(D_v)`` (Zhou 2016, eq. 4.6), over rows with known a."""
     table, _ = _partition(x, y, sample_weight)
     return float(partition_impurity(table, "gini"))

@@ -133,7 +133,7 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
 
     Returns ``(threshold, score)``. For ``"info_gain"`` and ``"gain_ratio"`` the score is the
     (maximised) gain or gain ratio; for ``"gini"`` and ``"squared_error"`` it is the (minimised)
-    weighted impurity after the split, sum_v |D_v|/|D| I(D_v). Missing x values are handled as in
+    weighted impurity after the split, ``sum_v |D_v|/|D| I(D_v)``. Missing x values are handled as in
     :func:`dtree.info_gain`. Ties go to the smallest threshold.
     """
     if criterion not in CRITERIA:
