@@ -57,12 +57,13 @@ def grow(X: np.ndarray, features: list[Feature], target_stats: np.ndarray,
     """
     impurity = SCORES[criterion]
     rows = np.arange(X.shape[0])
-    root = _make_node(target_stats[rows] * sample_weight[:, None], impurity, depth=0)
-    work = [(root, rows, sample_weight, tuple(range(len(features))))]
+    stats = target_stats * sample_weight[:, None]
+    root = _make_node(stats, impurity, depth=0)
+    work = [(root, rows, sample_weight, stats, tuple(range(len(features))))]
     while work:
-        node, rows, weights, available = work.pop()
-        split = _stop_or_split(node, X, features, target_stats, rows, weights, available,
-                               criterion, stopping, priority)
+        node, rows, weights, stats, available = work.pop()
+        split = _stop_or_split(node, X[rows], features, target_stats[rows], weights, stats,
+                               available, criterion, stopping, priority)
         if split is None:
             continue
         _attach_split(node, split, features)
@@ -73,11 +74,11 @@ def grow(X: np.ndarray, features: list[Feature], target_stats: np.ndarray,
         for b, fraction in enumerate(node.branch_fractions):
             here = (branches == b) | (missing & (fraction > 0))
             child_weights = np.where(missing, weights * fraction, weights)[here]
-            stats = target_stats[rows[here]] * child_weights[:, None]
-            child = _make_node(stats, impurity, node.depth + 1, parent=node)
+            child_stats = target_stats[rows[here]] * child_weights[:, None]
+            child = _make_node(child_stats, impurity, node.depth + 1, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                work.append((child, rows[here], child_weights, available))
+                work.append((child, rows[here], child_weights, child_stats, available))
     return root
 
 
@@ -97,10 +98,13 @@ def _make_node(stats: np.ndarray, impurity: str, depth: int, parent: Node | None
     return node
 
 
-def _stop_or_split(node, X, features, target_stats, rows, weights, available, criterion,
+def _stop_or_split(node, X, features, target_stats, weights, stats, available, criterion,
                    stopping, priority) -> Split | None:
-    """Apply the stopping rules in order; return the chosen split, or None for a leaf."""
-    positive = target_stats[rows][weights > 0]
+    """Apply the stopping rules in order; return the chosen split, or None for a leaf.
+
+    ``X``, ``target_stats``, ``weights`` and ``stats`` (weighted statistics) hold the node's rows.
+    """
+    positive = target_stats[weights > 0]
     reason = None
     if np.ptp(positive, axis=0).max() == 0:
         reason = "pure"
@@ -115,8 +119,7 @@ def _stop_or_split(node, X, features, target_stats, rows, weights, available, cr
     if reason:
         node.stop_reason = reason
         return None
-    stats = target_stats[rows] * weights[:, None]
-    candidates = [_best_split(j, features[j], X[rows, j], stats, criterion) for j in available]
+    candidates = [_best_split(j, features[j], X[:, j], stats, criterion) for j in available]
     candidates = [c for c in candidates if c is not None]
     node.scores = {features[c.feature].name: c.score for c in candidates}
     if not candidates:
