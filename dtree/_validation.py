@@ -12,14 +12,23 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-__all__ = ["Feature", "encode_labels", "encode_attribute", "check_sample_weight",
+__all__ = ["Feature", "as_array", "encode_labels", "encode_attribute", "check_sample_weight",
            "table_columns", "fit_features", "encode_columns"]
+
+
+def as_array(values: ArrayLike) -> np.ndarray:
+    """``np.asarray``, except that a list mixing strings with None/NaN stays an object array
+    (numpy would turn NaN into the string 'nan' and hide the missing value)."""
+    array = np.asarray(values)
+    if array.dtype.kind in "US" and not isinstance(values, np.ndarray):
+        array = np.asarray(values, dtype=object)
+    return array
 
 
 def _one_dimensional(values: ArrayLike, name: str) -> np.ndarray:
     if isinstance(values, (pd.Series, pd.Index)):
         return values.to_numpy(dtype=object if values.dtype == "category" else None)
-    array = np.asarray(values)
+    array = as_array(values)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim != 1:
@@ -65,7 +74,7 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
     except (TypeError, ValueError):
         raise TypeError("sample_weight must contain numbers") from None
     if w.ndim == 0:
-        return np.full(n, float(w))
+        w = np.full(n, float(w))
     if w.ndim != 1 or len(w) != n:
         raise ValueError(f"sample_weight has shape {w.shape}, expected ({n},): one weight per row")
     if not np.isfinite(w).all():
@@ -95,7 +104,7 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
     else:
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise TypeError("sparse matrices are not supported; pass a dense array or a DataFrame")
-        array = np.asarray(X)
+        array = as_array(X)
         if array.ndim != 2:
             raise ValueError(
                 f"Expected a 2-D X (rows, features), got an array of {array.ndim} dimension(s). "
@@ -136,7 +145,7 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
     A pandas categorical column keeps its declared category order; other columns use sorted values.
     """
     features = []
-    for name, column in zip(names, columns, strict=False):
+    for name, column in zip(names, columns):
         if _is_numeric(column):
             _as_float(column, name)  # rejects infinity
             if numeric:
@@ -154,10 +163,10 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 def encode_columns(columns: list, features: list[Feature]) -> np.ndarray:
     """The float matrix of codes and values; a category unseen at fit is encoded as missing."""
     matrix = np.empty((len(columns[0]), len(features)))
-    for j, (column, feature) in enumerate(zip(columns, features, strict=False)):
+    for j, (column, feature) in enumerate(zip(columns, features)):
         if feature.is_categorical:
-            values = np.asarray(column, dtype=object)
-            codes = pd.Categorical(values, categories=list(feature.categories)).codes
+            codes = pd.Index(feature.categories, dtype=object).get_indexer(
+                np.asarray(column, dtype=object))
             matrix[:, j] = np.where(codes >= 0, codes, np.nan)
         else:
             matrix[:, j] = _as_float(column, feature.name)

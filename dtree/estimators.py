@@ -20,7 +20,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (Feature, check_sample_weight, encode_columns, encode_labels,
+from ._validation import (Feature, as_array, check_sample_weight, encode_columns, encode_labels,
                           fit_features, table_columns)
 from .grow import StoppingRules, grow
 from .tree import Node, predict_values
@@ -34,7 +34,7 @@ def _labels_1d(y) -> np.ndarray | object:
         raise ValueError("requires y to be passed, but the target y is None")
     if isinstance(y, (pd.Series, pd.Index)):
         return y
-    y = np.asarray(y)
+    y = as_array(y)
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected; using its "
                       "single column", DataConversionWarning, stacklevel=3)
@@ -55,12 +55,13 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> StoppingRules:
         if self.max_depth is not None and (not isinstance(self.max_depth, Integral)
+                                           or isinstance(self.max_depth, bool)
                                            or self.max_depth < 0):
             raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
         if not isinstance(self.min_samples_split, Integral) or self.min_samples_split < 2:
             raise ValueError(
                 f"min_samples_split must be an integer >= 2, got {self.min_samples_split!r}")
-        if not isinstance(self.min_impurity_decrease, Real) or self.min_impurity_decrease < 0:
+        if not isinstance(self.min_impurity_decrease, Real) or not self.min_impurity_decrease >= 0:
             raise ValueError("min_impurity_decrease must be a number >= 0, "
                              f"got {self.min_impurity_decrease!r}")
         if not isinstance(self.purity_threshold, Real) or not 0 < self.purity_threshold <= 1:

@@ -19,7 +19,7 @@ def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
     label = classes[int(np.argmax(node.prediction))]
     if node.stop_reason == "empty":
         return f"{label} (empty branch: parent's majority)"
-    counts = ", ".join(f"{c} {_number(v)}" for c, v in zip(classes, node.value, strict=False))
+    counts = ", ".join(f"{c} {_number(v)}" for c, v in zip(classes, node.value))
     return f"{label} ({counts})"
 
 
@@ -37,7 +37,7 @@ def export_text(model, target: str = "class") -> str:
         if node.is_leaf:
             lines.append(f"{indent}|--- {target}: {leaf_summary(node, classes)}")
             return
-        for label, child in zip(node.branch_labels(), node.children, strict=False):
+        for label, child in zip(node.branch_labels(), node.children):
             lines.append(f"{indent}|--- {node.feature} {label}")
             visit(child, indent + "|   ")
 

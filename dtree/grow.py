@@ -151,6 +151,6 @@ def _attach_split(node: Node, split: Split, features: list[Feature]) -> None:
     node.branch_of_code = split.branch_of_code
     if feature.is_categorical:
         node.category_sets = tuple(
-            frozenset(c for c, b in zip(feature.categories, split.branch_of_code, strict=False) if b == branch)
+            frozenset(c for c, b in zip(feature.categories, split.branch_of_code) if b == branch)
             for branch in range(split.n_branches))
     node.branch_fractions = split.branch_weights / split.branch_weights.sum()

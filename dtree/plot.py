@@ -46,7 +46,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9) -> Axes:
     colours = plt.get_cmap("Pastel1")
     for node in root.walk():
         x, y = position[id(node)]
-        for label, child in zip(node.branch_labels(), node.children, strict=False):
+        for label, child in zip(node.branch_labels(), node.children):
             cx, cy = position[id(child)]
             ax.plot([x, cx], [y, cy], color="0.55", lw=1, zorder=1)
             ax.text((x + cx) / 2, (y + cy) / 2, label, ha="center", va="center",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_sample_weight, encode_labels
+from ._validation import as_array, check_sample_weight, encode_labels
 from .impurity import (SCORES, impurity_decrease, partition_impurity, ratio, split_information,
                        stats_weight)
 
@@ -95,10 +95,13 @@ def _threshold_candidates(column: np.ndarray, stats: np.ndarray, impurity: str):
     cumulative = np.cumsum(ordered, axis=0)
     cut = np.flatnonzero(values[1:] > values[:-1])  # split after position `cut`
     left = cumulative[cut]
-    branch_stats = np.stack([left, cumulative[-1] - left], axis=-2)
+    branch_stats = np.stack([left, cumulative[-1:] - left], axis=-2)
     weights = stats_weight(branch_stats, impurity)
     real = (weights > 0).all(axis=-1)
-    thresholds = (values[cut] + values[cut + 1]) / 2
+    lower, upper = values[cut], values[cut + 1]
+    midpoints = (lower + upper) / 2
+    # the midpoint of two adjacent floats can round up to the upper one
+    thresholds = np.where(midpoints < upper, midpoints, lower)
     return thresholds[real], branch_stats[real], missing_w
 
 
@@ -145,10 +148,13 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
             from None
     if column.ndim != 1:
         raise ValueError(f"x must be one-dimensional, got shape {column.shape}")
+    if np.isinf(column).any():
+        raise ValueError("x contains infinity")
+    n_labels = len(as_array(y))
+    if n_labels != len(column):
+        raise ValueError(f"x and y have different lengths: {len(column)} and {n_labels}")
     w = check_sample_weight(sample_weight, len(column))
     stats = _target_stats(y, criterion, w)
-    if len(stats) != len(column):
-        raise ValueError(f"x and y have different lengths: {len(column)} and {len(stats)}")
     split = threshold_split(0, column, stats, criterion)
     if split is None:
         raise ValueError("x has fewer than two distinct known values: there is no threshold")

@@ -2,7 +2,8 @@
 
 Each loader returns a pandas DataFrame with English names by default; ``lang="zh"`` gives the
 original Chinese headers and values of Zhou (2016). Categorical columns are pandas categoricals
-whose categories are in order of first appearance, which is the order Zhou's tables list them in.
+whose categories are in order of first appearance in the complete table 4.1, which is the order
+Zhou lists them in.
 Provenance and licences: ``data/README.md`` beside this file.
 """
 from __future__ import annotations
@@ -43,20 +44,22 @@ def _check_lang(lang: str) -> None:
         raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
 
 
-def _categorical(frame: pd.DataFrame, lang: str, target: str | None) -> pd.DataFrame:
-    """Translate (if English) and make every text column categorical in order of appearance."""
+def _categorical(frame: pd.DataFrame, lang: str, target: str | None,
+                 order_from: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Translate (if English) and make every text column but the target categorical, with the
+    categories in order of first appearance in ``order_from`` (default: the frame itself)."""
+    order_from = frame if order_from is None else order_from
+    translate = (lambda v: ZH_EN.get(v, v)) if lang == "en" else (lambda v: v)
     out = pd.DataFrame(index=frame.index)
     for column in frame.columns:
         values = frame[column]
         if not pd.api.types.is_numeric_dtype(values):
-            if lang == "en":
-                values = values.map(ZH_EN, na_action="ignore")
+            values = values.map(translate, na_action="ignore")
             if column != target:
-                order = pd.unique(values.dropna())
+                order = [translate(v) for v in pd.unique(order_from[column].dropna())]
                 values = pd.Categorical(values, categories=order)
-        out[ZH_EN[column] if lang == "en" else column] = values
-    if lang == "en":
-        out.index.name = ZH_EN.get(out.index.name, out.index.name)
+        out[translate(column)] = values
+    out.index.name = translate(out.index.name)
     return out
 
 
@@ -74,7 +77,8 @@ def load_watermelon(version: str = "2.0", lang: str = "en", return_X_y: bool = F
     if version not in _WATERMELON_FILES:
         raise ValueError(f"version must be one of {list(_WATERMELON_FILES)}, got {version!r}")
     frame = _read(_WATERMELON_FILES[version], index_col="编号")
-    return _split_target(_categorical(frame, lang, target="好瓜"), return_X_y)
+    complete = _read(_WATERMELON_FILES["2.0"], index_col="编号")  # Zhou's order of the values
+    return _split_target(_categorical(frame, lang, "好瓜", order_from=complete), return_X_y)
 
 
 def load_watermelon_split(lang: str = "en") -> pd.Series:

@@ -1,0 +1,41 @@
+"""Shared fixtures: headless matplotlib, a deterministic Hypothesis profile, the datasets."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # before anything imports pyplot (dtree.plot does)
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis.configuration import set_hypothesis_home_dir  # noqa: E402
+
+from dtree.datasets import load_watermelon  # noqa: E402
+
+# Deterministic, quick property tests; nothing written into the repository (Hypothesis would
+# otherwise create .hypothesis/ in the working directory).
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "dtree-tests-hypothesis")
+settings.register_profile(
+    "dtree", max_examples=60, deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.load_profile("dtree")
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def wm20():
+    """Watermelon 2.0 (Zhou table 4.1), English: X (17 x 6, categoricals), y."""
+    return load_watermelon("2.0", return_X_y=True)
+
+
+@pytest.fixture
+def wm20a():
+    """Watermelon 2.0alpha (Zhou table 4.4, with missing values)."""
+    return load_watermelon("2.0alpha", return_X_y=True)
