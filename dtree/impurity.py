@@ -31,8 +31,7 @@ __all__ = [
 # --------------------------------------------------------------------------- kernels on statistics
 def _proportions(counts: np.ndarray) -> np.ndarray:
     total = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, counts / np.where(total > 0, total, 1), 0.0)
+    return np.where(total > 0, counts / np.where(total > 0, total, 1), 0.0)
 
 
 def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
@@ -59,9 +58,9 @@ def squared_error_of_stats(stats: np.ndarray) -> np.ndarray:
     """Weighted variance from ``[sum w, sum w y, sum w y^2]``: (S2 - S1^2 / W) / W."""
     stats = np.asarray(stats, dtype=float)
     w, s1, s2 = stats[..., 0], stats[..., 1], stats[..., 2]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        variance = np.where(w > 0, (s2 - s1**2 / np.where(w > 0, w, 1)) / np.where(w > 0, w, 1), 0.0)
-    return np.maximum(variance, 0.0)
+    safe_w = np.where(w > 0, w, 1)
+    variance = np.where(w > 0, (s2 - s1**2 / safe_w) / safe_w, 0.0)
+    return np.maximum(variance, 0.0)  # clips round-off below zero
 
 
 #: impurity name -> kernel
@@ -124,8 +123,7 @@ def split_information(branch_weights: np.ndarray, missing_weight=0.0) -> np.ndar
 
 def ratio(gain: np.ndarray, iv: np.ndarray) -> np.ndarray:
     """Gain / IV, defined as 0 where IV = 0 (a 'split' that sends everything one way)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(iv > 0, gain / np.where(iv > 0, iv, 1), 0.0)
+    return np.where(iv > 0, gain / np.where(iv > 0, iv, 1), 0.0)
 
 
 # --------------------------------------------------------------------------- public, on raw labels
