@@ -36,6 +36,9 @@ def run(*args: object) -> int:
 
 
 def ensure_venv() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"Python 3.11 or newer is needed (the pinned numpy, pandas and scikit-learn "
+                 f"require it); this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         print(f"creating virtual environment {VENV}", flush=True)
         venv.create(VENV, with_pip=True)
