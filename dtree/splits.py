@@ -105,6 +105,13 @@ def _threshold_candidates(column: np.ndarray, stats: np.ndarray, impurity: str):
     return thresholds[real], branch_stats[real], missing_w
 
 
+def _best_candidate(branch_stats: np.ndarray, criterion: str, missing_w: float):
+    """Gains and scores of candidate splits, and the index of the best (the first on a tie)."""
+    gains = impurity_decrease(branch_stats, SCORES[criterion], missing_w)
+    scores = _score(gains, branch_stats, criterion, missing_w)
+    return gains, scores, int(np.argmax(scores))
+
+
 def threshold_split(feature: int, column: np.ndarray, stats: np.ndarray,
                     criterion: str) -> Split | None:
     """The best binary split ``value <= t`` over midpoints t; the smallest t wins a tie."""
@@ -112,9 +119,7 @@ def threshold_split(feature: int, column: np.ndarray, stats: np.ndarray,
     thresholds, branch_stats, missing_w = _threshold_candidates(column, stats, impurity)
     if len(thresholds) == 0:
         return None
-    gains = impurity_decrease(branch_stats, impurity, missing_w)
-    scores = _score(gains, branch_stats, criterion, missing_w)
-    best = int(np.argmax(scores))
+    gains, scores, best = _best_candidate(branch_stats, criterion, missing_w)
     return Split(feature, float(scores[best]), float(gains[best]),
                  stats_weight(branch_stats[best], impurity), threshold=float(thresholds[best]))
 
@@ -136,8 +141,8 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
 
     Returns ``(threshold, score)``. For ``"info_gain"`` and ``"gain_ratio"`` the score is the
     (maximised) gain or gain ratio; for ``"gini"`` and ``"squared_error"`` it is the (minimised)
-    weighted impurity after the split, ``sum_v |D_v|/|D| I(D_v)``. Missing x values are handled as in
-    :func:`dtree.info_gain`. Ties go to the smallest threshold.
+    weighted impurity after the split, ``sum_v |D_v|/|D| I(D_v)``. Missing x values are handled
+    as in :func:`dtree.info_gain`. Ties go to the smallest threshold.
     """
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
@@ -155,12 +160,11 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
         raise ValueError(f"x and y have different lengths: {len(column)} and {n_labels}")
     w = check_sample_weight(sample_weight, len(column))
     stats = _target_stats(y, criterion, w)
-    split = threshold_split(0, column, stats, criterion)
-    if split is None:
-        raise ValueError("x has fewer than two distinct known values: there is no threshold")
-    if criterion in ("info_gain", "gain_ratio"):
-        return split.threshold, split.score
     impurity = SCORES[criterion]
-    thresholds, branch_stats, _ = _threshold_candidates(column, stats, impurity)
-    after = partition_impurity(branch_stats, impurity)
-    return split.threshold, float(after[np.flatnonzero(thresholds == split.threshold)[0]])
+    thresholds, branch_stats, missing_w = _threshold_candidates(column, stats, impurity)
+    if len(thresholds) == 0:
+        raise ValueError("x has fewer than two distinct known values: there is no threshold")
+    _, scores, best = _best_candidate(branch_stats, criterion, missing_w)
+    if criterion in ("info_gain", "gain_ratio"):
+        return float(thresholds[best]), float(scores[best])
+    return float(thresholds[best]), float(partition_impurity(branch_stats[best], impurity))
