@@ -2,9 +2,10 @@
 """The project's tasks, runnable on a fresh machine with nothing but python3.
 
     python3 tasks.py book        build the book into _build/html
-    python3 tasks.py test        unit tests, every chapter under nbval, and a build with warnings as errors
+    python3 tasks.py test        unit tests, every chapter under nbval, and a book build with
+                                 warnings as errors
     python3 tasks.py notebooks [book/NN_x.ipynb ...]
-                                 re-execute every chapter (or those named) in place; commit the result
+                                 re-execute every chapter (or those named) in place; commit them
     python3 tasks.py bench       time dtree against scikit-learn
     python3 tasks.py clean       remove build output
 
@@ -36,7 +37,7 @@ def run(*args: object) -> int:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this runs on whatever python3 the user has)
         sys.exit(f"Python 3.11 or newer is needed (the pinned numpy, pandas and scikit-learn "
                  f"require it); this is {sys.version.split()[0]}")
     if not PYTHON.exists():

@@ -12,7 +12,8 @@ from .splits import best_threshold
 from .tree import Node
 
 __all__ = [
-    "ID3Classifier", "Node", "best_threshold", "datasets", "verify", "entropy", "export_text", "gain_ratio", "gini",
-    "gini_index", "info_gain", "intrinsic_value", "misclassification", "plot_tree",
+    "ID3Classifier", "Node", "best_threshold", "datasets", "entropy", "export_text",
+    "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "misclassification",
+    "plot_tree", "verify",
 ]
 __version__ = "0.1.0"

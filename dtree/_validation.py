@@ -123,7 +123,8 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
 
 def _is_numeric(column) -> bool:
     if isinstance(column, pd.Series):
-        return pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column)
+        dtype = column.dtype
+        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
     if column.dtype.kind in "iuf":
         return True
     return column.dtype.kind == "O" and pd.api.types.infer_dtype(column, skipna=True) in (

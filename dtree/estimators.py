@@ -111,7 +111,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Class probabilities: the weighted class shares of the leaf (or leaves) each row reaches."""
+        """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches."""
         check_is_fitted(self, "tree_")
         _, columns = self._columns(X, reset=False)
         return predict_values(self.tree_, encode_columns(columns, self._features))

@@ -190,6 +190,7 @@ def gain_ratio(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = Non
 
 
 def gini_index(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """``Gini_index(D, a) = sum_v |D_v|/|D| Gini(D_v)`` (Zhou 2016, eq. 4.6), over rows with known a."""
+    """``Gini_index(D, a) = sum_v |D_v|/|D| Gini(D_v)`` (Zhou 2016, eq. 4.6), over the rows whose
+    value of a is known."""
     table, _ = _partition(x, y, sample_weight)
     return float(partition_impurity(table, "gini"))

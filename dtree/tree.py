@@ -89,7 +89,7 @@ class Node:
 
 
 def predict_values(root: Node, X: np.ndarray) -> np.ndarray:
-    """Each row's prediction (class probabilities or mean) as a weighted mix of the leaves it reaches.
+    """Each row's prediction (class probabilities or mean): a weighted mix of the leaves it reaches.
 
     A row with a known value follows one branch. A row whose tested value is missing (or was
     unseen at fit) follows every branch with weight equal to that branch's training fraction, and

@@ -37,7 +37,8 @@ class Claim:
 
     @property
     def precision(self) -> int:
-        """Decimals the source states: ``decimals`` if given, else read off the number (0.88 -> 2)."""
+        """Decimals the source states: ``decimals`` if given, else read off the number
+        (0.88 -> 2)."""
         if self.decimals is not None:
             return self.decimals
         return max(0, -Decimal(repr(float(self.stated))).normalize().as_tuple().exponent)
