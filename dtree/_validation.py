@@ -1,25 +1,66 @@
-"""Checking and encoding what callers pass in: labels, attribute columns, sample weights, X.
+"""Checking and encoding what callers pass in: parameters, labels, attribute columns, sample
+weights, X.
 
 Everything that reaches the grower is a float matrix: a categorical column holds category codes
-0, 1, ... and a numeric column its values; NaN marks a missing value in both. The caller's objects
-are never modified.
+0, 1, ... and a numeric column its values; NaN marks a missing value in both. Every check raises a
+ValueError or TypeError that names what is wrong, and the caller's objects are never modified.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from numbers import Complex, Integral, Number, Real
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+from numba import njit
 from numpy.typing import ArrayLike
 
-__all__ = ["Feature", "as_array", "encode_labels", "encode_attribute", "check_sample_weight",
-           "table_columns", "fit_features", "encode_columns"]
+__all__ = ["Feature", "as_array", "check_integer", "check_number", "encode_labels",
+           "encode_attribute", "check_sample_weight", "table_columns", "take_rows", "fit_features",
+           "encode_columns"]
 
 
+# --------------------------------------------------------------------------------------- parameters
+def check_integer(value, name: str, minimum: int, allow_none: bool = False) -> int | None:
+    """``value`` as an int >= minimum (or None if allowed); booleans are not integers here.
+
+    A value of the wrong type is a TypeError, a number out of range a ValueError.
+    """
+    if value is None and allow_none:
+        return None
+    expected = f"{name} must be {'None or ' if allow_none else ''}an integer >= {minimum}"
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{expected}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{expected}, got {value!r}")
+    return int(value)
+
+
+def check_number(value, name: str, low: float, high: float = np.inf,
+                 low_open: bool = False) -> float:
+    """``value`` as a float in [low, high] (or (low, high] if ``low_open``); not a boolean, not NaN.
+    """
+    expected = f"{name} must be a number in {'(' if low_open else '['}{low:g}, {high:g}]"
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{expected}, got {value!r}")
+    if not ((low < value) if low_open else (low <= value)) or not value <= high:
+        raise ValueError(f"{expected}, got {value!r}")
+    return float(value)
+
+
+# ---------------------------------------------------------------------- labels and columns as codes
 def as_array(values: ArrayLike) -> np.ndarray:
     """``np.asarray``, except that a list mixing strings with None/NaN stays an object array
-    (numpy would turn NaN into the string 'nan' and hide the missing value)."""
-    array = np.asarray(values)
+    (numpy would turn NaN into the string 'nan' and hide the missing value), and a ragged list
+    (a list among strings, rows of different lengths) is a 1-D object array of its items."""
+    try:
+        array = np.asarray(values)
+    except ValueError:  # numpy refuses ragged nested sequences
+        array = np.empty(len(values), dtype=object)
+        for i, item in enumerate(values):
+            array[i] = item
     if array.dtype.kind in "US" and not isinstance(values, np.ndarray):
         array = np.asarray(values, dtype=object)
     return array
@@ -36,12 +77,108 @@ def _one_dimensional(values: ArrayLike, name: str) -> np.ndarray:
     return array
 
 
-def _sorted_unique(values: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+def _addresses(values: np.ndarray) -> np.ndarray:
+    """The memory address of each object in a 1-D object array, as integers: a read-only view
+    of the array's pointers, valid as long as ``values`` is."""
+    face = values.__array_interface__
+    face = {"data": (face["data"][0], True), "shape": face["shape"], "strides": face["strides"],
+            "typestr": np.dtype(np.intp).str, "version": 3}  # True: read-only
+    return np.asarray(SimpleNamespace(__array_interface__=face))
+
+
+#: an object column holding at most this many distinct objects takes the fast path of `_hash`
+FEW_OBJECTS = 256
+
+
+@njit(cache=True)
+def _first_seen(keys: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Codes 0, 1, ... of the distinct integer keys in order of first appearance, the row where
+    each first appears, and whether there are at most ``most`` of them (if not, it stops there).
+
+    One pass with an open-addressing hash table (linear probing), kept at most half full.
+    """
+    size = 2
+    while size < 2 * most:
+        size *= 2
+    slot_code = np.full(size, -1)
+    first_row = np.empty(most, dtype=np.int64)
+    codes = np.empty(len(keys), dtype=np.int64)
+    n_distinct = 0
+    for row in range(len(keys)):
+        key = keys[row]
+        slot = ((key >> 4) ^ (key >> 20)) & (size - 1)  # objects are 16-byte aligned
+        while slot_code[slot] >= 0 and keys[first_row[slot_code[slot]]] != key:
+            slot = (slot + 1) & (size - 1)
+        if slot_code[slot] < 0:  # a key not seen before
+            if n_distinct == most:
+                return codes, first_row, False
+            slot_code[slot] = n_distinct
+            first_row[n_distinct] = row
+            n_distinct += 1
+        codes[row] = slot_code[slot]
+    return codes, first_row[:n_distinct], True
+
+
+def _number_objects(objects: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize`` of a few objects, in plain Python: codes in order of first appearance
+    (-1 for None, NaN, NaT, pd.NA) and the distinct values."""
+    code_of, first, codes = {}, [], []
+    for i, (value, missing) in enumerate(zip(objects.tolist(), pd.isna(objects).tolist())):
+        if not missing and value not in code_of:
+            code_of[value] = len(first)
+            first.append(i)
+        codes.append(-1 if missing else code_of[value])
+    return np.array(codes, dtype=np.intp), objects[first]
+
+
+def _hash(values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pd.factorize(values)`` in two steps: value i has code ``table[index[i]]``.
+
+    Fast path: a column of repeated strings, as pandas reads it from a CSV or makes it with
+    ``astype(str)``, holds each distinct string as one shared object. The objects' addresses,
+    integers, are numbered in a compiled loop, and only the few distinct objects are hashed. The
+    same object is always the same value, so the codes are those of pd.factorize.
+    """
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        index, first_rows, few = _first_seen(_addresses(values), FEW_OBJECTS)
+        if few:
+            table, uniques = _number_objects(values[first_rows])
+            return index, table, uniques
+    codes, uniques = pd.factorize(values)
+    return codes, np.arange(len(uniques)), uniques
+
+
+def _table_codes(values, name: str, sort: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct values (None, NaN, NaT and pd.NA are missing), ascending if ``sort``, and
+    their codes in two steps: row i has code ``table[index[i]]``, -1 where missing.
+
+    pandas hashes the values in one pass; only the k distinct values are sorted. ``table`` ends
+    with -1, so that ``index`` may be -1 for a missing value.
+    """
     try:
-        return np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(v).__name__ for v in values})
-        raise TypeError(f"{name} mixes values that cannot be ordered: types {kinds}") from None
+        index, table, uniques = _hash(values)
+    except TypeError as error:  # a list, dict or set in a cell
+        raise TypeError(f"{name} holds a value that cannot be hashed ({error}); every entry must "
+                        "be a single value such as a string or a number") from None
+    table = np.append(table, -1)
+    if sort:
+        try:
+            order = uniques.argsort(kind="stable")
+        except TypeError:
+            kinds = sorted({type(v).__name__ for v in uniques})
+            raise TypeError(f"{name} mixes values that cannot be ordered: types {kinds}") from None
+        rank = np.empty(len(order) + 1, dtype=np.intp)
+        rank[order], rank[-1] = np.arange(len(order)), -1
+        table, uniques = rank[table], uniques.take(order)
+    return index, table, uniques
+
+
+def _factorize(values, name: str, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 of the distinct values (-1 where missing) and the values, as in
+    `_table_codes`."""
+    index, table, uniques = _table_codes(values, name, sort)
+    return table[index], uniques
 
 
 def encode_labels(y: ArrayLike, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
@@ -49,30 +186,40 @@ def encode_labels(y: ArrayLike, name: str = "y") -> tuple[np.ndarray, np.ndarray
     y = _one_dimensional(y, name)
     if len(y) == 0:
         raise ValueError(f"{name} is empty")
-    if pd.isna(y).any():
+    codes, classes = _factorize(y, name)
+    if (codes < 0).any():
         raise ValueError(f"{name} contains missing values (None or NaN); every row needs a label")
-    classes, codes = _sorted_unique(y, name)
-    return codes.astype(np.intp), classes
+    return codes, classes
 
 
 def encode_attribute(x: ArrayLike, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
     """Codes of a categorical attribute (-1 where missing) and its sorted known values."""
-    x = _one_dimensional(x, name)
-    missing = pd.isna(x)
-    categories, known_codes = _sorted_unique(x[~missing], name)
-    codes = np.full(len(x), -1, dtype=np.intp)
-    codes[~missing] = known_codes
-    return codes, categories
+    return _factorize(_one_dimensional(x, name), name)
+
+
+def _is_real_number(value) -> bool:
+    """A real number: a float, an int, a Fraction, a Decimal; not a complex number or a string."""
+    return isinstance(value, Real) or (isinstance(value, Number) and not isinstance(value, Complex))
 
 
 def check_sample_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
-    """A float copy of the weights (ones if None), checked to be finite and non-negative."""
+    """A float copy of the weights (ones if None; a single number is every row's weight).
+
+    Weights must be numbers (not strings), finite and non-negative, and at least one must be
+    positive. Only their ratios matter to a score, a split or a prediction. So if their sum would
+    overflow (``[1e308] * 6``) or their largest value is subnormal, they are divided by the largest
+    weight, which changes nothing but the unit of the weighted counts a tree reports.
+    """
     if sample_weight is None:
         return np.ones(n)
-    try:
-        w = np.asarray(sample_weight, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("sample_weight must contain numbers") from None
+    array = np.asarray(sample_weight)
+    if array.dtype.kind not in "biuf":  # strings, objects, complex numbers, dates
+        bad = next((v for v in array.flat if not _is_real_number(v)), None)
+        if bad is not None:
+            bad = bad.item() if isinstance(bad, np.generic) else bad
+            raise TypeError(f"sample_weight must contain real numbers, got {bad!r} "
+                            f"({type(bad).__name__})")
+    w = array.astype(float)
     if w.ndim == 0:
         w = np.full(n, float(w))
     if w.ndim != 1 or len(w) != n:
@@ -81,9 +228,17 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
         raise ValueError("sample_weight contains NaN or infinite values")
     if (w < 0).any():
         raise ValueError("sample_weight contains negative values")
-    return w.copy()
+    largest = w.max()
+    if largest == 0:
+        raise ValueError("sample_weight sums to zero: at least one row needs a positive weight")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total) or largest < np.finfo(float).tiny:
+        return w / largest
+    return w  # astype made a copy
 
 
+# ------------------------------------------------------------------------------------------------ X
 @dataclass(frozen=True)
 class Feature:
     """One input column as the tree sees it: its name and, if categorical, its categories."""
@@ -100,7 +255,11 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
     """Column names (the DataFrame's, else x0, x1, ...), the columns, and X as a DataFrame or
     2-D array."""
     if isinstance(X, pd.DataFrame):
-        names, columns = [str(c) for c in X.columns], [X[c] for c in X.columns]
+        names = [str(c) for c in X.columns]
+        repeated = sorted(n for n, count in Counter(names).items() if count > 1)
+        if repeated:
+            raise ValueError(f"X has repeated column names: {repeated}; each column needs its own")
+        columns = [column for _, column in X.items()]
     else:
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise TypeError("sparse matrices are not supported; pass a dense array or a DataFrame")
@@ -121,6 +280,11 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
     return names, columns, X
 
 
+def take_rows(columns: list, rows: np.ndarray) -> list:
+    """The columns restricted to ``rows`` (a boolean mask); a pandas column keeps its dtype."""
+    return [c.iloc[rows] if isinstance(c, pd.Series) else c[rows] for c in columns]
+
+
 def _is_numeric(column) -> bool:
     if isinstance(column, pd.Series):
         dtype = column.dtype
@@ -134,8 +298,27 @@ def _is_numeric(column) -> bool:
 def _as_float(column, name: str) -> np.ndarray:
     values = np.asarray(pd.to_numeric(pd.Series(column), errors="raise"), dtype=float)
     if np.isinf(values).any():
-        raise ValueError(f"X contains infinity in column {name!r}")
+        raise ValueError(f"X contains infinity in column {name!r}; infinity is neither a value nor "
+                         "missing (use NaN for a missing value)")
     return values
+
+
+def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarray, list]:
+    """A column's codes as in `_table_codes` (``table[index]``, -1 where missing) and the values
+    they stand for: a pandas categorical column's declared categories, else its distinct values
+    (sorted if ``sort``)."""
+    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
+        categories = column.cat.categories.tolist()
+        return column.array.codes, np.append(np.arange(len(categories)), -1), categories
+    if isinstance(column, pd.Series) and pd.api.types.is_string_dtype(column.dtype):
+        column = column.to_numpy()  # pandas factorizes an object array fastest
+    index, table, values = _table_codes(column, f"column {name!r}", sort)
+    return index, table, values.tolist()
+
+
+def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """The codes ``table[index]`` as floats, NaN where missing."""
+    return np.where(table >= 0, table, np.nan)[index]
 
 
 def fit_features(names: list[str], columns: list, numeric: bool = True
@@ -144,31 +327,40 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 
     With ``numeric=False`` every column is categorical (ID3 treats each distinct number as a value).
     A pandas categorical column keeps its declared category order; other columns use sorted values.
+    Infinity is rejected (it is neither a value nor missing).
     """
-    features = []
-    for name, column in zip(names, columns):
+    features, matrix = [], np.empty((len(columns[0]), len(names)), order="F")  # column by column
+    for j, (name, column) in enumerate(zip(names, columns)):
         if _is_numeric(column):
-            _as_float(column, name)  # rejects infinity
+            values = _as_float(column, name)
             if numeric:
                 features.append(Feature(name))
+                matrix[:, j] = values
                 continue
-        if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
-            categories = tuple(column.cat.categories)
-        else:
-            values = np.asarray(column, dtype=object)
-            categories = tuple(_sorted_unique(values[~pd.isna(values)], f"column {name!r}")[0])
-        features.append(Feature(name, categories))
-    return features, encode_columns(columns, features)
+        index, table, categories = _category_codes(column, name, sort=True)
+        features.append(Feature(name, tuple(categories)))
+        matrix[:, j] = _code_column(index, table)
+    return features, matrix
 
 
 def encode_columns(columns: list, features: list[Feature]) -> np.ndarray:
-    """The float matrix of codes and values; a category unseen at fit is encoded as missing."""
+    """The float matrix of codes and values of new rows, encoded as at fit.
+
+    A category unseen at fit is encoded as missing; infinity is rejected as at fit.
+    """
     matrix = np.empty((len(columns[0]), len(features)))
     for j, (column, feature) in enumerate(zip(columns, features)):
-        if feature.is_categorical:
-            codes = pd.Index(feature.categories, dtype=object).get_indexer(
-                np.asarray(column, dtype=object))
-            matrix[:, j] = np.where(codes >= 0, codes, np.nan)
-        else:
+        numeric = _is_numeric(column)
+        if not feature.is_categorical:
+            if not numeric:
+                raise TypeError(f"column {feature.name!r} was numeric at fit but now holds "
+                                f"non-numbers (dtype {column.dtype})")
             matrix[:, j] = _as_float(column, feature.name)
+            continue
+        if numeric:
+            _as_float(column, feature.name)  # rejects infinity
+        index, table, values = _category_codes(column, feature.name, sort=False)
+        position = {category: code for code, category in enumerate(feature.categories)}
+        known = np.array([position.get(v, -1) for v in values] + [-1])  # unseen: missing
+        matrix[:, j] = _code_column(index, known[table])
     return matrix

@@ -9,7 +9,6 @@ ID3Classifier   information gain  each value is a category  multiway split
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,9 +19,10 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (Feature, as_array, check_sample_weight, encode_columns, encode_labels,
-                          fit_features, table_columns)
-from .grow import StoppingRules, grow
+from ._validation import (Feature, as_array, check_integer, check_number,
+                          check_sample_weight, encode_columns, encode_labels, fit_features,
+                          table_columns, take_rows)
+from .grow import SplitRules, StoppingRules, grow
 from .tree import Node, predict_values
 
 __all__ = ["ID3Classifier"]
@@ -54,29 +54,23 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
     classes_: np.ndarray
 
     def _check_params(self) -> StoppingRules:
-        if self.max_depth is not None and (not isinstance(self.max_depth, Integral)
-                                           or isinstance(self.max_depth, bool)
-                                           or self.max_depth < 0):
-            raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
-        if not isinstance(self.min_samples_split, Integral) or self.min_samples_split < 2:
-            raise ValueError(
-                f"min_samples_split must be an integer >= 2, got {self.min_samples_split!r}")
-        if not isinstance(self.min_impurity_decrease, Real) or not self.min_impurity_decrease >= 0:
-            raise ValueError("min_impurity_decrease must be a number >= 0, "
-                             f"got {self.min_impurity_decrease!r}")
-        if not isinstance(self.purity_threshold, Real) or not 0 < self.purity_threshold <= 1:
-            raise ValueError(
-                f"purity_threshold must be in (0, 1], got {self.purity_threshold!r}")
-        return StoppingRules(self.max_depth, self.min_samples_split,
-                             float(self.min_impurity_decrease), float(self.purity_threshold))
+        """The stopping rules, after checking every parameter: a wrong type is a TypeError
+        (booleans are not numbers here, as in scikit-learn), a value out of range a ValueError."""
+        expected = f"tie_break must be 'first' or a list of feature names, got {self.tie_break!r}"
+        if isinstance(self.tie_break, str) and self.tie_break != "first":
+            raise ValueError(expected)
+        if not isinstance(self.tie_break, (str, list, tuple, np.ndarray, pd.Index)):
+            raise TypeError(expected)
+        return StoppingRules(
+            check_integer(self.max_depth, "max_depth", minimum=0, allow_none=True),
+            check_integer(self.min_samples_split, "min_samples_split", minimum=2),
+            check_number(self.min_impurity_decrease, "min_impurity_decrease", low=0),
+            check_number(self.purity_threshold, "purity_threshold", low=0, high=1, low_open=True))
 
     def _priority(self, features: list[Feature]) -> np.ndarray:
         """Rank of each feature when scores tie: column order, or the order of tie_break."""
         names = [f.name for f in features]
         if isinstance(self.tie_break, str):
-            if self.tie_break != "first":
-                raise ValueError(f"tie_break must be 'first' or a list of feature names, "
-                                 f"got {self.tie_break!r}")
             return np.arange(len(names))
         order = list(self.tie_break)
         unknown = [name for name in order if name not in names]
@@ -85,35 +79,63 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         return np.array([order.index(n) if n in order else len(order) + j
                          for j, n in enumerate(names)])
 
-    def _columns(self, X: ArrayLike, reset: bool) -> tuple[list[str], list]:
-        """X's column names and columns; sets (at fit) or checks feature_names_in_ and
-        n_features_in_ the scikit-learn way."""
-        names, columns, table = table_columns(X)
-        validate_data(self, table, reset=reset, skip_check_array=True)
-        return names, columns
-
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Grow the tree on X (DataFrame or 2-D array) and labels y; missing X values allowed."""
+        """Grow the tree on X (DataFrame or 2-D array) and labels y; missing X values allowed.
+
+        Everything is checked and the new tree is grown before any fitted attribute is replaced,
+        so a fit that fails leaves the model exactly as it was (unfitted, or the previous fit).
+        A parameter of the wrong type is a TypeError (booleans are not numbers here, as in
+        scikit-learn), a parameter out of range a ValueError.
+
+        Parameters
+        ----------
+        X
+            One column per attribute. A pandas categorical column's branches are its declared
+            categories, in their order; any other column's are its distinct values, sorted.
+            None and NaN are missing values; infinity is refused, here and at predict (it is
+            neither a value nor missing). Every cell must be hashable (not a list).
+        y
+            The class labels, none missing. ``classes_`` holds every label of y, sorted.
+        sample_weight
+            Non-negative finite numbers (not strings), one per row or one for all, not all
+            zero. Only their ratios matter: if their sum would overflow they are divided by the
+            largest weight, and the tree's weighted counts are then in units of that weight. A
+            row of weight 0 is as if absent: it counts toward no rule (``min_samples_split``)
+            and its values make no branch; its label stays in ``classes_``.
+        """
         stopping = self._check_params()
         y = _labels_1d(y)
-        names, columns = self._columns(X, reset=True)
+        names, columns, table = table_columns(X)
         y_codes, classes = encode_labels(y, name="y")
         if len(y_codes) != len(columns[0]):
             raise ValueError(f"X has {len(columns[0])} rows but y has {len(y_codes)} labels")
-        check_classification_targets(classes)
+        # type_of_target on the codes gives y's binary/multiclass answer and its "too many
+        # classes" warning without sorting y's labels again; a float y is checked as given, so
+        # that a continuous target is refused as in scikit-learn
+        check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
         w = check_sample_weight(sample_weight, len(y_codes))
-        if w.sum() <= 0:
-            raise ValueError("sample_weight sums to zero: at least one row needs a positive weight")
-        self._features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
-        self.classes_ = classes
-        self.tree_ = grow(matrix, self._features, np.eye(len(classes))[y_codes], w,
-                          self._criterion, stopping, self._priority(self._features))
+        kept = w > 0  # a row of weight 0 is as if absent
+        if not kept.all():
+            columns, y_codes, w = take_rows(columns, kept), y_codes[kept], w[kept]
+        features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
+        priority = self._priority(features)
+        tree = grow(matrix, features, y_codes, len(classes), w, SplitRules(self._criterion),
+                    stopping, priority)
+        # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
+        # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
+        validate_data(self, table, reset=True, skip_check_array=True)
+        self.classes_, self._features, self.tree_ = classes, features, tree
         return self
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches."""
+        """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
+
+        X is read as at fit (same columns; infinity and unhashable cells refused); a category
+        unseen at fit counts as missing.
+        """
         check_is_fitted(self, "tree_")
-        _, columns = self._columns(X, reset=False)
+        _, columns, table = table_columns(X)
+        validate_data(self, table, reset=False, skip_check_array=True)
         return predict_values(self.tree_, encode_columns(columns, self._features))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -152,7 +174,7 @@ class ID3Classifier(_TreeClassifier):
     max_depth
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split
-        A node with fewer rows is a leaf.
+        A node with fewer rows is a leaf (a row of weight 0 is not a row; see ``fit``).
     min_impurity_decrease
         A node whose best gain (in bits, at that node) is smaller is a leaf.
     purity_threshold

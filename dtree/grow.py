@@ -10,16 +10,19 @@ multiplied by the child's share of the known weight, r~_v (Zhou 2016, sec. 4.4.2
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernels
 from ._validation import Feature
-from .impurity import IMPURITIES, SCORES, stats_weight
-from .splits import Split, multiway_split, threshold_split
+from .impurity import SCORES
+from .splits import Split, TrainingSet, candidate_splits
 from .tree import Node
 
-__all__ = ["StoppingRules", "grow", "STOP_REASONS"]
+__all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
 #: why a node became a leaf, in the order the rules are tried
 STOP_REASONS = {
@@ -36,6 +39,19 @@ STOP_REASONS = {
 #: two scores closer than this are a tie, broken by the attributes' priority
 TIE_TOLERANCE = dict(rtol=1e-9, atol=1e-12)
 
+NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
+
+
+@dataclass(frozen=True)
+class SplitRules:
+    """How nodes are split; each algorithm of the book is one configuration.
+
+    ``criterion`` is what ranks the attributes, a key of ``dtree.impurity.SCORES``:
+    ``"info_gain"`` for ID3. Categorical attributes split multiway, numeric ones at a threshold.
+    """
+
+    criterion: str = "info_gain"
+
 
 @dataclass(frozen=True)
 class StoppingRules:
@@ -47,110 +63,148 @@ class StoppingRules:
     purity_threshold: float = 1.0
 
 
-def grow(X: np.ndarray, features: list[Feature], target_stats: np.ndarray,
-         sample_weight: np.ndarray, criterion: str, stopping: StoppingRules,
+@contextmanager
+def _collector_paused():
+    """Growing makes many small objects and no reference cycles, so Python's cyclic garbage
+    collector would only scan the growing tree again and again (a third of the time of a big
+    tree); it is paused meanwhile, and resumed as it was."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_collector_paused()
+def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
+         sample_weight: np.ndarray, rules: SplitRules, stopping: StoppingRules,
          priority: np.ndarray) -> Node:
     """Grow a tree on the encoded matrix ``X`` and return its root.
 
-    ``target_stats`` holds each row's unweighted statistics (one-hot classes, or [1, y, y^2]);
-    ``priority`` ranks the features for breaking ties (lower wins).
+    ``y`` holds each row's class code (``n_classes`` classes) or, with ``n_classes=0``, its
+    target value; ``priority`` ranks the features for breaking ties (lower wins). Rows of weight
+    zero are left out, as if they were absent.
+
+    Each node costs two calls to compiled kernels (``dtree.kernels``): one scores every
+    available attribute (``dtree.splits.candidate_splits``), one hands the rows to the
+    children; the choice between the attributes is made here, in Python, on small lists.
     """
-    impurity = SCORES[criterion]
-    rows = np.arange(X.shape[0])
-    stats = target_stats * sample_weight[:, None]
-    root = _make_node(stats, impurity, depth=0)
-    work = [(root, rows, sample_weight, stats, tuple(range(len(features))))]
+    data = TrainingSet.of(X, features, y, n_classes)
+    impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
+    rows = np.flatnonzero(sample_weight > 0)
+    weights = sample_weight[rows].astype(float)
+    # the root's statistics: the one branch of a "split" that sends every row the same way
+    order = data.sorted_rows(rows)
+    *_, stats, total, impurities, pure, _, _ = kernels.partition(
+        np.zeros(len(y)), np.nan, np.zeros(1, np.int64), 1, data.y, n_classes, impurity, rows,
+        weights, order)
+    root = _make_node(stats[0], _predictions(stats, total, n_classes)[0], float(total[0]),
+                      float(impurities[0]), len(rows), 0, n_classes)
+    shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
+    work = [(root, rows, weights, order, pure[0], np.arange(len(features)))]
     while work:
-        node, rows, weights, stats, available = work.pop()
-        split = _stop_or_split(node, X[rows], features, target_stats[rows], weights, stats,
-                               available, criterion, stopping, priority)
+        node, rows, weights, order, pure, available = work.pop()
+        split = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
+                               stopping, priority)
         if split is None:
             continue
-        _attach_split(node, split, features)
-        branches = node.branch(X[rows, split.feature])
-        missing = branches < 0
+        _attach_split(node, split, features, shared)
+        threshold = np.nan if node.threshold is None else node.threshold
+        branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
+        n_branches = 2 if node.category_sets is None else len(node.category_sets)
+        (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
+         child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
+                                          n_branches, data.y, n_classes, impurity, rows,
+                                          weights, order)
+        node.branch_fractions = fractions
         if split.is_multiway:
-            available = tuple(j for j in available if j != split.feature)
-        for b, fraction in enumerate(node.branch_fractions):
-            here = (branches == b) | (missing & (fraction > 0))
-            child_weights = np.where(missing, weights * fraction, weights)[here]
-            child_stats = target_stats[rows[here]] * child_weights[:, None]
-            child = _make_node(child_stats, impurity, node.depth + 1, parent=node)
+            available = available[available != split.feature]
+        predictions = _predictions(stats, total, n_classes)
+        for b, (weight, impurity_b, first, last) in enumerate(zip(
+                total.tolist(), impurities.tolist(), start[:-1].tolist(), start[1:].tolist())):
+            child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
+                               node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                work.append((child, rows[here], child_weights, child_stats, available))
+                sorted_rows = child_order[len(order) * first:len(order) * last].reshape(
+                    len(order), last - first)
+                work.append((child, child_rows[first:last], child_weights[first:last],
+                             sorted_rows, pure[b], available))
     return root
 
 
-def _make_node(stats: np.ndarray, impurity: str, depth: int, parent: Node | None = None) -> Node:
-    total = stats.sum(axis=0)
-    weight = float(stats_weight(total, impurity))
-    if impurity == "squared_error":
-        mean = total[1] / weight if weight > 0 else parent.prediction[0]
-        value = prediction = np.array([mean])
-    else:
-        value = total
-        prediction = total / weight if weight > 0 else parent.prediction
-    node = Node(value=value, prediction=prediction, n_samples=len(stats), weighted_n_samples=weight,
-                impurity=float(IMPURITIES[impurity](total)), depth=depth)
-    if weight == 0 and parent is not None:
+def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:
+    """Each node's prediction from its statistics: class shares, or the mean (NaN if empty)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if n_classes == 0:
+            return stats[:, 1:2] / stats[:, :1]
+        return stats / weight[:, None]
+
+
+def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
+               n_samples: int, depth: int, n_classes: int, parent: Node | None = None) -> Node:
+    """A node; its ``value`` is the weighted class counts (or, for regression, the mean). A node
+    that no training row reaches is empty and predicts like its parent."""
+    empty = weight == 0 and parent is not None
+    if empty:
+        prediction = parent.prediction
+    node = Node(value=stats if n_classes else prediction, prediction=prediction,
+                n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
+    if empty:
         node.stop_reason = "empty"
     return node
 
 
-def _stop_or_split(node, X, features, target_stats, weights, stats, available, criterion,
+def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                    stopping, priority) -> Split | None:
     """Apply the stopping rules in order; return the chosen split, or None for a leaf.
 
-    ``X``, ``target_stats``, ``weights`` and ``stats`` (weighted statistics) hold the node's rows.
+    ``rows`` and ``weights`` are the node's training rows (``order``: sorted by
+    each numeric column), ``pure`` says whether they all have the same target,
+    ``available`` lists the attributes that may still be tested.
     """
-    positive = target_stats[weights > 0]
     reason = None
-    if np.ptp(positive, axis=0).max() == 0:
+    if pure:
         reason = "pure"
     elif stopping.max_depth is not None and node.depth >= stopping.max_depth:
         reason = "max_depth"
     elif node.n_samples < stopping.min_samples_split:
         reason = "min_samples_split"
-    elif criterion != "squared_error" and node.prediction.max() >= stopping.purity_threshold:
+    elif data.n_classes and node.prediction.max() >= stopping.purity_threshold:
         reason = "purity_threshold"
-    elif not available:
+    elif len(available) == 0:
         reason = "no_attributes"
     if reason:
         node.stop_reason = reason
         return None
-    candidates = [_best_split(j, features[j], X[:, j], stats, criterion) for j in available]
-    candidates = [c for c in candidates if c is not None]
-    node.scores = {features[c.feature].name: c.score for c in candidates}
-    if not candidates:
+    found = candidate_splits(data, rows, weights, order, available, rules.criterion)
+    node.scores = dict(zip(found.names, found.scores))
+    if not found.scores:
         node.stop_reason = "no_split"
         return None
-    best = max(c.score for c in candidates)
-    tied = [c for c in candidates if np.isclose(c.score, best, **TIE_TOLERANCE)]
-    chosen = min(tied, key=lambda c: priority[c.feature])
+    best = max(found.scores)
+    tolerance = TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(best)
+    tied = [k for k, score in enumerate(found.scores) if best - score <= tolerance]
+    chosen = min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
-        node.ties = tuple(features[c.feature].name for c in sorted(tied, key=lambda c: c.feature))
-    if chosen.gain < stopping.min_impurity_decrease - TIE_TOLERANCE["atol"]:
+        node.ties = tuple(found.names[k] for k in tied)
+    if found.gains[chosen] < stopping.min_impurity_decrease - TIE_TOLERANCE["atol"]:
         node.stop_reason = "min_impurity_decrease"
         return None
-    return chosen
+    return found.split(chosen)
 
 
-def _best_split(j: int, feature: Feature, column: np.ndarray, stats: np.ndarray,
-                criterion: str) -> Split | None:
-    if feature.is_categorical:
-        return multiway_split(j, column, stats, len(feature.categories), criterion)
-    return threshold_split(j, column, stats, criterion)
-
-
-def _attach_split(node: Node, split: Split, features: list[Feature]) -> None:
+def _attach_split(node: Node, split: Split, features: list[Feature], shared: dict) -> None:
     feature = features[split.feature]
     node.feature, node.feature_index = feature.name, split.feature
     node.score = split.score
     node.threshold = split.threshold
-    node.branch_of_code = split.branch_of_code
-    if feature.is_categorical:
-        node.category_sets = tuple(
-            frozenset(c for c, b in zip(feature.categories, split.branch_of_code) if b == branch)
-            for branch in range(split.n_branches))
-    node.branch_fractions = split.branch_weights / split.branch_weights.sum()
+    if split.is_multiway:
+        # each category its own branch; built once per feature and shared by every node that
+        # tests it (both are read-only), so a many-valued column costs time linear in its size
+        if split.feature not in shared:
+            shared[split.feature] = (tuple(frozenset((c,)) for c in feature.categories),
+                                     np.arange(len(feature.categories)))
+        node.category_sets, node.branch_of_code = shared[split.feature]

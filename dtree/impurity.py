@@ -2,14 +2,16 @@
 
 Two layers live here.
 
-*Kernels* take weighted statistics and work on whole arrays at once, so the split search can score
-every candidate with one call. For classification the statistics are weighted class counts
-(last axis = classes); for regression they are ``[sum w, sum w*y, sum w*y**2]``.
+*Kernels* take weighted statistics and work on whole arrays at once; the public functions below
+are built on them. For classification the statistics are weighted class counts (last axis =
+classes); for regression they are ``[sum w, sum w*y, sum w*y**2]``. (The grower's own split search
+runs as compiled loops over rows, in :mod:`dtree.kernels`.)
 
 *Public functions* (`entropy`, `gini`, `info_gain`, `intrinsic_value`, `gain_ratio`, `gini_index`)
 take plain labels and attribute values, as a reader of the book would write them by hand. A
 missing attribute value (``None`` or ``NaN``) is handled as in C4.5 and Zhou (2016, eq. 4.12):
 the score is computed on the rows whose value is known and multiplied by their weight fraction rho.
+Their ``sample_weight`` is described once, in `entropy`.
 
 All logarithms are base 2, so entropies are in bits.
 """
@@ -43,9 +45,9 @@ def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
 
 
 def gini_of_counts(counts: np.ndarray) -> np.ndarray:
-    """Gini(D) = 1 - sum_k p_k^2 (Breiman et al. 1984; Zhou 2016, eq. 4.5)."""
+    """Gini(D) = 1 - sum_k p_k^2 (Breiman et al. 1984; Zhou 2016, eq. 4.5); 0 for no weight."""
     p = _proportions(np.asarray(counts, dtype=float))
-    return 1.0 - (p**2).sum(axis=-1)
+    return np.where(p.sum(axis=-1) > 0, 1.0 - (p**2).sum(axis=-1), 0.0)
 
 
 def misclassification_of_counts(counts: np.ndarray) -> np.ndarray:
@@ -148,17 +150,25 @@ def _partition(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None):
 
 
 def entropy(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Entropy of the label distribution, in bits: Ent(D) = -sum_k p_k log2 p_k."""
+    """Entropy of the label distribution, in bits: Ent(D) = -sum_k p_k log2 p_k.
+
+    ``sample_weight`` (here and in every function of this module): one finite non-negative number
+    per row, or one for all; None means 1. A row of weight 0 counts as absent. All-zero weights are
+    a ValueError: a distribution with no weight has no impurity to compute. Only the ratios of the
+    weights matter, so weights whose sum would overflow (``[1e308] * 6``) are first divided by the
+    largest one, which changes no result.
+    """
     return float(entropy_of_counts(_class_counts(y, sample_weight)))
 
 
 def gini(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Gini impurity of the label distribution: 1 - sum_k p_k^2."""
+    """Gini impurity of the label distribution: 1 - sum_k p_k^2 (weights as in `entropy`)."""
     return float(gini_of_counts(_class_counts(y, sample_weight)))
 
 
 def misclassification(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Misclassification impurity of the label distribution: 1 - max_k p_k."""
+    """Misclassification impurity of the label distribution: 1 - max_k p_k (weights as in
+    `entropy`)."""
     return float(misclassification_of_counts(_class_counts(y, sample_weight)))
 
 
@@ -166,7 +176,8 @@ def info_gain(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     """Information gain of the multiway split on categorical ``x``, in bits.
 
     Gain(D, a) = rho * (Ent(D~) - sum_v r~_v Ent(D~_v)), D~ the rows with a known value of a
-    (Quinlan 1986; Zhou 2016, eqs. 4.2 and 4.12). Without missing values rho = 1.
+    (Quinlan 1986; Zhou 2016, eqs. 4.2 and 4.12). Without missing values rho = 1. Weights as in
+    `entropy`.
     """
     table, missing = _partition(x, y, sample_weight)
     return float(impurity_decrease(table, "entropy", missing))
@@ -174,7 +185,7 @@ def info_gain(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
 
 def intrinsic_value(x: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Split information ``IV(a) = -sum_v |D_v|/|D| log2 |D_v|/|D|``; missing rows form one more
-    group, as in C4.5."""
+    group, as in C4.5. Weights as in `entropy`."""
     codes, _ = encode_attribute(x, name="x")
     w = check_sample_weight(sample_weight, len(codes))
     known = codes >= 0
@@ -183,7 +194,8 @@ def intrinsic_value(x: ArrayLike, sample_weight: ArrayLike | None = None) -> flo
 
 
 def gain_ratio(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Gain_ratio(D, a) = Gain(D, a) / IV(a) (Quinlan 1993; Zhou 2016, eq. 4.3); 0 when IV = 0."""
+    """Gain_ratio(D, a) = Gain(D, a) / IV(a) (Quinlan 1993; Zhou 2016, eq. 4.3); 0 when IV = 0.
+    Weights as in `entropy`."""
     table, missing = _partition(x, y, sample_weight)
     gain = impurity_decrease(table, "entropy", missing)
     return float(ratio(gain, split_information(table.sum(axis=1), missing)))
@@ -191,6 +203,6 @@ def gain_ratio(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = Non
 
 def gini_index(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """``Gini_index(D, a) = sum_v |D_v|/|D| Gini(D_v)`` (Zhou 2016, eq. 4.6), over the rows whose
-    value of a is known."""
+    value of a is known. Weights as in `entropy`."""
     table, _ = _partition(x, y, sample_weight)
     return float(partition_impurity(table, "gini"))

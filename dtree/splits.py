@@ -1,15 +1,16 @@
-"""Candidate splits and their vectorised search.
+"""Candidate splits: every attribute of a node scored in one call to a compiled kernel.
 
-A split is scored from weighted statistics of the rows that reach a node (class counts for
-classification, ``[w, w*y, w*y^2]`` for regression; see :mod:`dtree.impurity`):
+A split is scored from the weighted statistics of the rows that reach a node (class counts for
+classification, ``[w, w*y, w*y^2]`` for regression; see :mod:`dtree.kernels`):
 
-* a **multiway** split on a categorical attribute (ID3, C4.5) needs one table of statistics per
-  category, built with ``np.bincount``;
-* a **threshold** split on a numeric attribute (C4.5, CART) sorts the known values once and takes
-  cumulative sums, so every midpoint between adjacent distinct values is scored in one array
-  operation.
+* a **multiway** split on a categorical attribute (ID3, C4.5) sums the statistics per category;
+* a **threshold** split on a numeric attribute (C4.5, CART) goes through the node's rows in the
+  order of their values, moving them one by one from the right branch to the left and scoring the
+  midpoint between each pair of adjacent distinct values. The rows are sorted once, at the root,
+  and each split hands every child its rows still in order, so no node sorts again.
 
-No code here loops over rows.
+:func:`dtree.kernels.score_attributes` does both, for all attributes of a node at once, and
+returns small arrays (one entry per attribute) from which the grower picks the split.
 """
 from __future__ import annotations
 
@@ -18,121 +19,114 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import as_array, check_sample_weight, encode_labels
-from .impurity import (SCORES, impurity_decrease, partition_impurity, ratio, split_information,
-                       stats_weight)
+from . import kernels
+from ._validation import Feature, as_array, check_sample_weight, encode_labels
+from .impurity import SCORES, partition_impurity, ratio
 
-__all__ = ["Split", "multiway_split", "threshold_split", "best_threshold"]
+__all__ = ["Split", "Candidates", "TrainingSet", "candidate_splits", "best_threshold"]
 
 CRITERIA = tuple(SCORES)
 
 
 @dataclass(frozen=True)
 class Split:
-    """The best split of one attribute at one node.
-
-    ``score`` is what the criterion maximises (gain, gain ratio, or impurity decrease) and ``gain``
-    the impurity decrease itself. A categorical split maps each category code to a branch
-    (``branch_of_code``); a threshold split sends ``value <= threshold`` to branch 0.
-    ``branch_weights`` is the known weight each branch receives.
-    """
+    """The chosen split of a node: the attribute (column index), its score (what the criterion
+    maximises: gain, gain ratio or impurity decrease), its gain (the impurity decrease itself)
+    and, for a numeric attribute, the threshold: ``value <= threshold`` goes to branch 0.
+    Without a threshold the split is multiway, one branch per category."""
 
     feature: int
     score: float
     gain: float
-    branch_weights: np.ndarray
-    branch_of_code: np.ndarray | None = None
     threshold: float | None = None
-
-    @property
-    def n_branches(self) -> int:
-        return len(self.branch_weights)
 
     @property
     def is_multiway(self) -> bool:
         """One branch per category: the attribute has nothing left to test below this node."""
-        return self.threshold is None and self.n_branches == len(self.branch_of_code)
+        return self.threshold is None
 
 
-def _score(gain: np.ndarray, branch_stats: np.ndarray, criterion: str, missing_w: float):
-    if criterion != "gain_ratio":
-        return gain
-    weights = stats_weight(branch_stats, SCORES[criterion])
-    return ratio(gain, split_information(weights, missing_w))
+@dataclass(frozen=True)
+class TrainingSet:
+    """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
+    numbers, NaN where missing), ``y`` each row's class code (as a float) or target value,
+    ``n_classes`` 0 for regression, ``n_categories[j]`` 0 for a numeric column, and
+    ``slot[j]`` the place of a numeric column among the numeric ones (-1 if categorical)."""
+
+    XT: np.ndarray
+    y: np.ndarray
+    n_classes: int
+    n_categories: np.ndarray
+    slot: np.ndarray
+    names: list[str]
+
+    @classmethod
+    def of(cls, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int):
+        n_categories = np.array([len(f.categories) if f.is_categorical else 0 for f in features],
+                                dtype=np.int64)
+        numeric = n_categories == 0
+        slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
+        return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
+                   n_classes, n_categories, slot, [f.name for f in features])
+
+    def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
+        """For each numeric column, the positions in ``rows`` sorted by value, missing last.
+        Sorted once at the root; the kernels carry the order down the tree."""
+        numeric = np.flatnonzero(self.slot >= 0)
+        return np.array([np.argsort(self.XT[j, rows], kind="stable") for j in numeric],
+                        dtype=np.int64).reshape(len(numeric), len(rows))
 
 
-def _table(codes: np.ndarray, stats: np.ndarray, n_codes: int) -> np.ndarray:
-    """Sum of the statistics rows per code: shape (n_codes, n_stats)."""
-    return np.stack([np.bincount(codes, weights=stats[:, k], minlength=n_codes)
-                     for k in range(stats.shape[1])], axis=1)
+@dataclass(frozen=True)
+class Candidates:
+    """The attributes that split a node (more than one branch receives weight), in column
+    order: their column indices and names, and the score, gain and threshold (NaN for a multiway
+    split) of each one's best split. Plain lists: a node has only a handful of attributes."""
+
+    features: list[int]
+    names: list[str]
+    scores: list[float]
+    gains: list[float]
+    thresholds: list[float]
+
+    def split(self, k: int) -> Split:
+        t = self.thresholds[k]
+        return Split(self.features[k], self.scores[k], self.gains[k], None if t != t else t)
 
 
-def multiway_split(feature: int, column: np.ndarray, stats: np.ndarray, n_categories: int,
-                   criterion: str) -> Split | None:
-    """One branch per category. ``stats`` are the rows' weighted statistics.
-
-    Returns None when fewer than two branches would receive weight (no real split).
-    """
-    known = ~np.isnan(column)
-    table = _table(column[known].astype(np.intp), stats[known], n_categories)
-    impurity = SCORES[criterion]
-    branch_weights = stats_weight(table, impurity)
-    if np.count_nonzero(branch_weights > 0) < 2:
-        return None
-    missing_w = float(stats_weight(stats[~known].sum(axis=0), impurity))
-    gain = impurity_decrease(table, impurity, missing_w)
-    return Split(feature, float(_score(gain, table, criterion, missing_w)), float(gain),
-                 branch_weights, branch_of_code=np.arange(n_categories))
+def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
+                     order: np.ndarray, attributes: np.ndarray, criterion: str) -> Candidates:
+    """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
+    ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``)."""
+    impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
+    gain, iv, _, threshold, _, n_branches = kernels.score_attributes(
+        data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
+        data.n_categories, data.slot, criterion == "gain_ratio")
+    score = ratio(gain, iv) if criterion == "gain_ratio" else gain
+    real = [k for k, n in enumerate(n_branches.tolist()) if n >= 2]
+    features = attributes[real].tolist()
+    return Candidates(features, [data.names[j] for j in features], score[real].tolist(),
+                      gain[real].tolist(), threshold[real].tolist())
 
 
-def _threshold_candidates(column: np.ndarray, stats: np.ndarray, impurity: str):
-    """Midpoints between adjacent distinct known values, the (left, right) statistics at each,
-    and the weight of the rows whose value is missing."""
-    known = ~np.isnan(column)
-    missing_w = float(stats_weight(stats[~known].sum(axis=0), impurity))
-    order = np.argsort(column[known], kind="stable")
-    values, ordered = column[known][order], stats[known][order]
-    cumulative = np.cumsum(ordered, axis=0)
-    cut = np.flatnonzero(values[1:] > values[:-1])  # split after position `cut`
-    left = cumulative[cut]
-    branch_stats = np.stack([left, cumulative[-1:] - left], axis=-2)
-    weights = stats_weight(branch_stats, impurity)
-    real = (weights > 0).all(axis=-1)
-    lower, upper = values[cut], values[cut + 1]
-    midpoints = (lower + upper) / 2
-    # the midpoint of two adjacent floats can round up to the upper one
-    thresholds = np.where(midpoints < upper, midpoints, lower)
-    return thresholds[real], branch_stats[real], missing_w
-
-
-def _best_candidate(branch_stats: np.ndarray, criterion: str, missing_w: float):
-    """Gains and scores of candidate splits, and the index of the best (the first on a tie)."""
-    gains = impurity_decrease(branch_stats, SCORES[criterion], missing_w)
-    scores = _score(gains, branch_stats, criterion, missing_w)
-    return gains, scores, int(np.argmax(scores))
-
-
-def threshold_split(feature: int, column: np.ndarray, stats: np.ndarray,
-                    criterion: str) -> Split | None:
-    """The best binary split ``value <= t`` over midpoints t; the smallest t wins a tie."""
-    impurity = SCORES[criterion]
-    thresholds, branch_stats, missing_w = _threshold_candidates(column, stats, impurity)
-    if len(thresholds) == 0:
-        return None
-    gains, scores, best = _best_candidate(branch_stats, criterion, missing_w)
-    return Split(feature, float(scores[best]), float(gains[best]),
-                 stats_weight(branch_stats[best], impurity), threshold=float(thresholds[best]))
-
-
-def _target_stats(y: ArrayLike, criterion: str, w: np.ndarray) -> np.ndarray:
-    """Per-row weighted statistics: one-hot class indicators, or [1, y, y^2] for regression."""
+def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:
+    """Class codes and the number of classes, or the target values and 0 for regression."""
     if criterion == "squared_error":
         values = np.asarray(y, dtype=float)
         if np.isnan(values).any():
             raise ValueError("y contains missing values (NaN); every row needs a target")
-        return np.column_stack([np.ones_like(values), values, values**2]) * w[:, None]
+        if np.isinf(values).any():
+            raise ValueError("y contains infinity; a regression target must be finite")
+        return values, 0
     codes, classes = encode_labels(y)
-    return np.eye(len(classes))[codes] * w[:, None]
+    return codes.astype(float), len(classes)
+
+
+def _statistics(y: np.ndarray, w: np.ndarray, n_classes: int) -> np.ndarray:
+    """Weighted class counts, or [sum w, sum w*y, sum w*y^2]."""
+    if n_classes:
+        return np.bincount(y.astype(np.intp), weights=w, minlength=n_classes)
+    return np.array([w.sum(), (w * y).sum(), (w * y * y).sum()])
 
 
 def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
@@ -142,10 +136,13 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
     Returns ``(threshold, score)``. For ``"info_gain"`` and ``"gain_ratio"`` the score is the
     (maximised) gain or gain ratio; for ``"gini"`` and ``"squared_error"`` it is the (minimised)
     weighted impurity after the split, ``sum_v |D_v|/|D| I(D_v)``. Missing x values are handled
-    as in :func:`dtree.info_gain`. Ties go to the smallest threshold.
+    as in :func:`dtree.info_gain`. Ties go to the smallest threshold. Rows of weight zero are
+    left out, as if absent.
     """
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    if y is None:
+        raise ValueError("best_threshold needs y, the target of each row, but y is None")
     try:
         column = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -158,13 +155,19 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
     n_labels = len(as_array(y))
     if n_labels != len(column):
         raise ValueError(f"x and y have different lengths: {len(column)} and {n_labels}")
-    w = check_sample_weight(sample_weight, len(column))
-    stats = _target_stats(y, criterion, w)
-    impurity = SCORES[criterion]
-    thresholds, branch_stats, missing_w = _threshold_candidates(column, stats, impurity)
-    if len(thresholds) == 0:
-        raise ValueError("x has fewer than two distinct known values: there is no threshold")
-    _, scores, best = _best_candidate(branch_stats, criterion, missing_w)
+    w = check_sample_weight(sample_weight, len(column))  # also refuses all-zero weights
+    target, n_classes = _target(y, criterion)
+    rows = np.flatnonzero(w > 0)
+    data = TrainingSet.of(column[:, None], [Feature("x")], target, n_classes)
+    found = candidate_splits(data, rows, w[rows], data.sorted_rows(rows), np.zeros(1, np.int64),
+                             criterion)
+    if not found.features:
+        raise ValueError("x has fewer than two distinct known values among the rows of positive "
+                         "weight: there is no threshold")
+    t = found.thresholds[0]
     if criterion in ("info_gain", "gain_ratio"):
-        return float(thresholds[best]), float(scores[best])
-    return float(thresholds[best]), float(partition_impurity(branch_stats[best], impurity))
+        return t, found.scores[0]
+    known = ~np.isnan(column) & (w > 0)
+    sides = [known & (column <= t), known & (column > t)]
+    branch_stats = np.stack([_statistics(target[s], w[s], n_classes) for s in sides])
+    return t, float(partition_impurity(branch_stats, SCORES[criterion]))

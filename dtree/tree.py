@@ -6,6 +6,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from . import kernels
+
 __all__ = ["Node", "predict_values"]
 
 
@@ -77,15 +79,22 @@ class Node:
         return [f"= {next(iter(s))}" if len(s) == 1 else
                 "in {" + ", ".join(sorted(map(str, s))) + "}" for s in self.category_sets or ()]
 
-    def branch(self, column: np.ndarray) -> np.ndarray:
-        """Branch index of each encoded value of this node's feature; -1 where it is missing."""
-        missing = np.isnan(column)
-        safe = np.where(missing, 0, column)
-        if self.threshold is None:
-            branches = self.branch_of_code[safe.astype(np.intp)]
-        else:
-            branches = (safe > self.threshold).astype(np.intp)
-        return np.where(missing, -1, branches)
+    def __reduce__(self):
+        """Pickle (and deep-copy) the subtree as a flat list of nodes, so depth does not matter."""
+        nodes = list(self.walk())
+        index = {id(node): i for i, node in enumerate(nodes)}
+        states = [{**vars(node), "children": [index[id(c)] for c in node.children]}
+                  for node in nodes]
+        return _rebuild, (states,)
+
+
+def _rebuild(states: list[dict]) -> Node:
+    """The root of the subtree that ``Node.__reduce__`` flattened into ``states``."""
+    nodes = [Node.__new__(Node) for _ in states]
+    for node, state in zip(nodes, states):
+        node.__dict__.update(state)
+        node.children = [nodes[i] for i in state["children"]]
+    return nodes[0]
 
 
 def predict_values(root: Node, X: np.ndarray) -> np.ndarray:
@@ -93,23 +102,33 @@ def predict_values(root: Node, X: np.ndarray) -> np.ndarray:
 
     A row with a known value follows one branch. A row whose tested value is missing (or was
     unseen at fit) follows every branch with weight equal to that branch's training fraction, and
-    its prediction is the weighted sum over the leaves it reaches (Quinlan 1993, ch. 3).
-    Works node by node on whole arrays of rows.
+    its prediction is the weighted sum over the leaves it reaches (Quinlan 1993, ch. 3). The
+    routing is :func:`dtree.kernels.predict_rows`, on the tree laid out as arrays.
     """
-    out = np.zeros((X.shape[0], len(root.prediction)))
-    stack = [(root, np.arange(X.shape[0]), np.ones(X.shape[0]))]
-    while stack:
-        node, rows, weights = stack.pop()
-        if node.is_leaf:
-            out[rows] += weights[:, None] * node.prediction
-            continue
-        branches = node.branch(X[rows, node.feature_index])
-        missing = branches < 0
-        for b, child in enumerate(node.children):
-            here = branches == b
-            fraction = node.branch_fractions[b]
-            child_rows = np.concatenate([rows[here], rows[missing]])
-            child_weights = np.concatenate([weights[here], weights[missing] * fraction])
-            if len(child_rows):
-                stack.append((child, child_rows, child_weights))
-    return out
+    return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), *_as_arrays(root))
+
+
+def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
+    """The tree as arrays over its nodes in breadth-first order (the children of a node are
+    consecutive): tested feature, threshold, where each node's category-to-branch map starts in
+    the concatenated maps, the maps, first child, number of children, each node's branch
+    fraction, each node's prediction. One pass over the nodes."""
+    nodes, first_child = [root], []
+    feature, threshold, n_children, maps, map_length, fractions = [], [], [], [], [], [[1.0]]
+    for node in nodes:  # breadth first: the list grows while it is read
+        first_child.append(len(nodes))
+        nodes.extend(node.children)
+        n_children.append(len(node.children))
+        feature.append(node.feature_index)
+        threshold.append(node.threshold)
+        map_length.append(0 if node.branch_of_code is None else len(node.branch_of_code))
+        if node.branch_of_code is not None:
+            maps.append(node.branch_of_code)
+        if node.children:
+            fractions.append(node.branch_fractions)
+    feature = np.array(feature, dtype=float)  # None (a leaf) -> NaN -> -1
+    return (np.where(np.isnan(feature), -1, feature).astype(np.int64),
+            np.array(threshold, dtype=float), np.cumsum([0] + map_length),
+            np.concatenate([np.zeros(0, np.int64)] + maps), np.array(first_child),
+            np.array(n_children), np.concatenate(fractions),
+            np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1))

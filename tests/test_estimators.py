@@ -232,3 +232,19 @@ def test_chinese_model_predicts_chinese_rows():
     row = pd.DataFrame([{"色泽": "乌黑", "根蒂": "稍蜷", "敲声": "浊响", "纹理": "清晰",
                          "脐部": "稍凹", "触感": "软粘"}])  # melon 15
     assert model.predict(row).tolist() == ["否"]
+
+
+# ------------------------------------------------------------------------- column dtypes
+@pytest.mark.parametrize("kind", ["str", "object"])
+def test_string_columns_grow_the_same_tree_as_categorical_ones(kind):
+    # the encoding differs (sorted values instead of declared categories); the tree must not
+    X, y = load_mushroom(return_X_y=True)
+    as_categories = ID3Classifier().fit(X, y)
+    as_strings = ID3Classifier().fit(X.astype(kind), y)
+    assert as_strings.get_n_leaves() == as_categories.get_n_leaves()
+    assert as_strings.tree_.feature == as_categories.tree_.feature == "odor"
+    np.testing.assert_array_equal(as_strings.predict_proba(X.astype(kind)),
+                                  as_categories.predict_proba(X))
+    # a model fitted on one dtype predicts rows of the other
+    np.testing.assert_array_equal(as_categories.predict_proba(X.astype(kind)),
+                                  as_categories.predict_proba(X))

@@ -15,6 +15,7 @@ from handcalc import G, H, after, gain, split_info
 import dtree
 from dtree import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
                    misclassification)
+from dtree.impurity import entropy_of_counts, gini_of_counts, misclassification_of_counts
 
 TOL = 1e-12
 
@@ -103,6 +104,14 @@ def test_impurity_rejects_missing_and_empty_labels(function):
         function([])
     with pytest.raises(ValueError, match="one-dimensional"):
         function(np.zeros((2, 2)))
+
+
+def test_kernels_agree_that_no_weight_means_no_impurity():
+    # the public functions refuse all-zero weights (test_bad_input.py); the kernels, which also
+    # see empty branches, give 0 for every impurity (Gini used to give 1 - 0 = 1)
+    for kernel in (entropy_of_counts, gini_of_counts, misclassification_of_counts):
+        assert kernel(np.zeros(2)) == 0.0
+        assert kernel(np.zeros((3, 2))).tolist() == [0.0, 0.0, 0.0]
 
 
 # ----------------------------------------------------------------- information gain, Zhou 4.2.1

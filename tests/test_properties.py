@@ -207,3 +207,25 @@ def test_predict_proba_is_a_distribution(train, test):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-9)
     assert (proba >= -1e-12).all()
     assert set(model.predict(test[0])) <= set(model.classes_)
+
+
+def _reference_proba(node, row: dict) -> np.ndarray:
+    """Prediction by the definition, recursively: a known value follows its branch; a missing or
+    unseen one follows every branch, weighted by the branch fractions (Quinlan 1993)."""
+    if node.is_leaf:
+        return node.prediction
+    value = row[node.feature]
+    for categories, child in zip(node.category_sets, node.children):
+        if value in categories:
+            return _reference_proba(child, row)
+    return sum(fraction * _reference_proba(child, row)
+               for fraction, child in zip(node.branch_fractions, node.children))
+
+
+@settings(max_examples=30)
+@given(tables(), tables())
+def test_predict_proba_follows_the_definition(train, test):
+    X, y = train
+    model = ID3Classifier().fit(X, y)
+    expected = [_reference_proba(model.tree_, row) for row in test[0].to_dict("records")]
+    np.testing.assert_allclose(model.predict_proba(test[0]), expected, atol=1e-12)

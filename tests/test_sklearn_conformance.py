@@ -24,8 +24,7 @@ def _name(check) -> str:
 
 
 # Several checks predict on fresh random numbers, which ID3 (every value is a category) has never
-# seen; that path hits the pandas deprecation covered by
-# test_estimators.py::test_unseen_category_raises_no_deprecation_warning.
+# seen: they exercise the unseen-value path (treated as missing) on numeric columns.
 @parametrize_with_checks([ID3Classifier()])
 def test_sklearn_estimator_checks(estimator, check):
     try:

@@ -252,3 +252,44 @@ def test_threshold_separates_adjacent_floats():
     t, g = best_threshold([a, b], ["x", "y"])
     assert g == pytest.approx(1.0, abs=TOL)
     assert a <= t < b
+
+
+# ------------------------------------------------------------ bad input and extreme values
+@pytest.mark.parametrize("x, y, kwargs, error, message", [
+    pytest.param([1, 2, 3], [1, np.inf, 2], dict(criterion="squared_error"), ValueError,
+                 "infinity", id="infinite-regression-target"),
+    pytest.param([1, 2, 3], [1, -np.inf, 2], dict(criterion="squared_error"), ValueError,
+                 "infinity", id="minus-infinite-regression-target"),
+    pytest.param([1, 2, 3], None, {}, ValueError, "y is None", id="y-None"),
+    pytest.param([1, 2, 3], None, dict(criterion="squared_error"), ValueError, "y is None",
+                 id="y-None-regression"),
+    pytest.param([1, 2, 3], ["a", "b", "a"], dict(sample_weight=[0, 0, 0]), ValueError,
+                 "sums to zero", id="all-zero-weights"),
+    pytest.param([1, 1, 2], ["a", "b", "a"], dict(sample_weight=[1, 1, 0]), ValueError,
+                 "fewer than two distinct", id="second-value-only-in-a-zero-weight-row"),
+])
+def test_bad_input(x, y, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        best_threshold(x, y, **kwargs)
+
+
+@pytest.mark.parametrize("a, b", [
+    pytest.param(-1.7e308, -1e308, id="both-huge-negative"),  # (a + b) / 2 overflows to -inf
+    pytest.param(1e308, 1.7e308, id="both-huge-positive"),
+    pytest.param(-1.7e308, 1.7e308, id="huge-opposite-signs"),  # b - a overflows
+    pytest.param(5e-324, 1e-323, id="smallest-subnormals"),  # a / 2 rounds to 0
+    pytest.param(-1e-323, -5e-324, id="negative-subnormals"),  # b / 2 rounds to -0
+    pytest.param(0.0, 5e-324, id="zero-and-smallest"),
+])
+def test_threshold_lies_between_extreme_neighbours(a, b):
+    t, g = best_threshold([a, b], ["x", "y"])
+    assert a <= t < b  # x <= t separates the two values: left {a}, right {b}
+    assert np.isfinite(t)
+    assert g == pytest.approx(1.0, abs=TOL)  # one bit: both classes separated
+
+
+def test_zero_weight_rows_are_as_if_absent():
+    # the row x = 2 has weight 0: the only cut is between 1 and 3, at their midpoint
+    t, g = best_threshold([1, 2, 3], ["a", "b", "b"], sample_weight=[1, 0, 1])
+    assert (t, g) == (2.0, pytest.approx(1.0, abs=TOL))
+    assert best_threshold([1, 3], ["a", "b"]) == (t, g)

@@ -1,233 +1,56 @@
-"""Bad input: a clear ValueError/TypeError naming the problem; the caller's data untouched."""
-from __future__ import annotations
+"""The checks and encodings of dtree._validation, against plain-Python references.
 
-import copy
+Bad input seen through the public API is in test_bad_input.py; here are the helpers themselves:
+parameter checks, weights, and the fast encoding of labels and columns.
+"""
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.sparse
-from sklearn.exceptions import DataConversionWarning
 
-from dtree import ID3Classifier, entropy, info_gain, intrinsic_value
-
-
-def _equal(a, b) -> bool:
-    if isinstance(a, pd.DataFrame):
-        pd.testing.assert_frame_equal(a, b)
-        return True
-    if isinstance(a, pd.Series):
-        pd.testing.assert_series_equal(a, b)
-        return True
-    if isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        missing = pd.isna(a)
-        assert (missing == pd.isna(b)).all()
-        assert (a[~missing] == b[~missing]).all()
-        return True
-    if scipy.sparse.issparse(a):
-        assert (a != b).nnz == 0
-        return True
-    assert type(a) is type(b)
-    if isinstance(a, list):
-        assert len(a) == len(b)
-        for x, z in zip(a, b):
-            assert x == z or (x != x and z != z) or _equal(x, z)
-        return True
-    assert a == b
-    return True
-
-
-def call_untouched(function, *args, **kwargs):
-    """Call function and assert that none of its arguments changed; return its result."""
-    before = copy.deepcopy((args, kwargs))
-    try:
-        return function(*args, **kwargs)
-    finally:
-        for old, new in zip(before[0], args):
-            _equal(old, new)
-        for key in kwargs:
-            _equal(before[1][key], kwargs[key])
-
-
-def raises_untouched(error, match, function, *args, **kwargs):
-    with pytest.raises(error, match=match):
-        call_untouched(function, *args, **kwargs)
-
-
-def fit(X, y, **kw):
-    return ID3Classifier().fit(X, y, **kw)
-
-
-# ------------------------------------------------------------------------------ X and y at fit
-def test_empty_dataframe(wm20):
-    X, y = wm20
-    raises_untouched(ValueError, "empty", fit, X.iloc[:0], y.iloc[:0])
-
-
-def test_empty_array():
-    raises_untouched(ValueError, "empty", fit, np.empty((0, 3)), np.array([]))
-
-
-def test_no_features():
-    raises_untouched(ValueError, "0 feature", fit, np.empty((3, 0)), np.array([1, 2, 3]))
-
-
-def test_length_mismatch(wm20):
-    X, y = wm20
-    raises_untouched(ValueError, "17 rows but y has 16", fit, X, y.iloc[:16])
-    raises_untouched(ValueError, "rows", fit, X.iloc[:5], y)
-
-
-@pytest.mark.parametrize("missing", [np.nan, None])
-def test_missing_label(wm20, missing):
-    X, y = wm20
-    y = y.astype(object)
-    y.iloc[3] = missing
-    raises_untouched(ValueError, "missing", fit, X, y)
-    raises_untouched(ValueError, "missing", fit, X, y.to_numpy(dtype=object))
-    raises_untouched(ValueError, "missing", fit, X, list(y))
-
-
-def test_one_dimensional_x():
-    raises_untouched(ValueError, "2-D", fit, np.array(["a", "b", "a"]), np.array([0, 1, 0]))
-    raises_untouched(ValueError, "2-D", fit, ["a", "b", "a"], [0, 1, 0])
-
-
-def test_y_none(wm20):
-    X, _ = wm20
-    raises_untouched(ValueError, "y", fit, X, None)
-
-
-def test_two_column_y(wm20):
-    X, y = wm20
-    raises_untouched(ValueError, "one-dimensional", fit, X, np.column_stack([y, y]))
-
-
-def test_column_vector_y_warns_and_works(wm20):
-    X, y = wm20
-    with pytest.warns(DataConversionWarning):
-        model = fit(X, y.to_numpy().reshape(-1, 1))
-    assert model.get_n_leaves() == 9
-
-
-def test_continuous_y_is_not_a_class_label():
-    raises_untouched(ValueError, "Unknown label type", fit, np.array([["a"], ["b"], ["c"]]),
-                     np.array([0.1, 0.25, 0.3]))
-
-
-@pytest.mark.parametrize("bad", [np.inf, -np.inf])
-def test_infinity_in_x(bad):
-    X = pd.DataFrame({"a": [1.0, bad, 2.0], "b": ["p", "q", "p"]})
-    raises_untouched(ValueError, "infinity.*'a'", fit, X, ["y", "n", "y"])
-    raises_untouched(ValueError, "infinity", fit, np.array([[1.0], [bad]]), ["y", "n"])
-
-
-def test_sparse_x():
-    raises_untouched(TypeError, "sparse", fit, scipy.sparse.csr_matrix(np.eye(3)), [0, 1, 2])
-
-
-def test_complex_x():
-    raises_untouched(ValueError, "Complex", fit, np.array([[1 + 1j], [2]]), [0, 1])
-
-
-def test_unorderable_mixed_column():
-    X = np.array([["a"], [1], ["b"]], dtype=object)
-    raises_untouched(TypeError, "cannot be ordered", fit, X, [0, 1, 0])
-
-
-def test_successful_fit_and_predict_do_not_touch_inputs(wm20a):
-    X, y = wm20a
-    w = np.linspace(0.5, 2.0, 17)
-    model = call_untouched(ID3Classifier().fit, X, y, sample_weight=w)
-    call_untouched(model.predict_proba, X)
-    arr = X.to_numpy(dtype=object)
-    call_untouched(ID3Classifier().fit, arr, list(y))
-
-
-# ------------------------------------------------------------------------------ sample weights
-@pytest.mark.parametrize("bad, match", [
-    (-1.0, "negative"), (np.nan, "NaN"), (np.inf, "infinite"), (-np.inf, "infinite")])
-def test_bad_sample_weight_values(wm20, bad, match):
-    X, y = wm20
-    w = np.ones(17)
-    w[4] = bad
-    raises_untouched(ValueError, match, fit, X, y, sample_weight=w)
-
-
-def test_wrong_length_sample_weight(wm20):
-    X, y = wm20
-    raises_untouched(ValueError, "sample_weight", fit, X, y, sample_weight=np.ones(16))
-    raises_untouched(ValueError, "sample_weight", fit, X, y, sample_weight=np.ones((17, 1)))
-
-
-def test_all_zero_sample_weight(wm20):
-    X, y = wm20
-    raises_untouched(ValueError, "zero", fit, X, y, sample_weight=np.zeros(17))
-
-
-def test_non_numeric_sample_weight(wm20):
-    X, y = wm20
-    raises_untouched(TypeError, "numbers", fit, X, y, sample_weight=["a"] * 17)
-
-
-def test_scalar_sample_weight_is_every_row(wm20):
-    X, y = wm20
-    assert fit(X, y, sample_weight=2.0).tree_.weighted_n_samples == 34
-
-
-@pytest.mark.parametrize("bad", [np.nan, np.inf, -1.0])
-def test_bad_scalar_sample_weight_fit(wm20, bad):
-    X, y = wm20
-    with pytest.raises(ValueError, match="sample_weight contains"):
-        fit(X, y, sample_weight=bad)
-
-
-@pytest.mark.parametrize("bad", [np.nan, -1.0])
-def test_bad_scalar_sample_weight_entropy(bad):
-    with pytest.raises(ValueError, match="sample_weight contains"):
-        entropy(["a", "b"], sample_weight=bad)
-
-
-@pytest.mark.parametrize("function", [entropy, intrinsic_value])
-def test_public_functions_check_weights(function):
-    with pytest.raises(ValueError, match="negative"):
-        function(["a", "b"], sample_weight=[1, -1])
-    with pytest.raises(ValueError, match="NaN or infinite"):
-        function(["a", "b"], sample_weight=[1, np.nan])
-    with pytest.raises(ValueError, match="sample_weight has shape"):
-        function(["a", "b"], sample_weight=[1, 1, 1])
-
-
-def test_info_gain_does_not_touch_inputs():
-    x = ["a", None, "b"]
-    y = np.array(["p", "q", "p"])
-    w = np.array([1.0, 2.0, 3.0])
-    call_untouched(info_gain, x, y, sample_weight=w)
+from dtree import ID3Classifier
+from dtree._validation import (_addresses, _factorize, as_array, check_integer, check_number,
+                               check_sample_weight, encode_columns, encode_labels, fit_features,
+                               table_columns)
+from dtree.datasets import load_mushroom
 
 
 # -------------------------------------------------------------------------------- parameters
-@pytest.mark.parametrize("params, match", [
-    ({"max_depth": -1}, "max_depth"),
-    ({"max_depth": 1.5}, "max_depth"),
-    ({"min_samples_split": 1}, "min_samples_split"),
-    ({"min_samples_split": 2.5}, "min_samples_split"),
-    ({"min_impurity_decrease": -0.1}, "min_impurity_decrease"),
-    ({"purity_threshold": 0}, "purity_threshold"),
-    ({"purity_threshold": 1.01}, "purity_threshold"),
-    ({"purity_threshold": np.nan}, "purity_threshold"),
-    ({"tie_break": ["texture", "smell"]}, r"tie_break.*smell"),
-    ({"tie_break": "last"}, "tie_break"),
-])
-def test_bad_params(wm20, params, match):
-    X, y = wm20
-    raises_untouched(ValueError, match, ID3Classifier(**params).fit, X, y)
+@pytest.mark.parametrize("value", [0, 3, np.int64(3), np.uint8(3)])
+def test_check_integer_accepts_integers(value):
+    assert check_integer(value, "n", minimum=0) == int(value)
+    assert type(check_integer(value, "n", minimum=0)) is int
 
 
-def test_nan_min_impurity_decrease_is_rejected(wm20):
-    X, y = wm20
-    with pytest.raises(ValueError, match="min_impurity_decrease"):
-        ID3Classifier(min_impurity_decrease=np.nan).fit(X, y)
+@pytest.mark.parametrize("value", [True, np.True_, 3.0, "3", None])
+def test_check_integer_refuses_other_types(value):
+    with pytest.raises(TypeError, match="n must be an integer >= 0"):
+        check_integer(value, "n", minimum=0)
+
+
+def test_check_integer_none_and_range():
+    assert check_integer(None, "n", minimum=0, allow_none=True) is None
+    with pytest.raises(ValueError, match="n must be None or an integer >= 2, got 1"):
+        check_integer(1, "n", minimum=2, allow_none=True)
+
+
+@pytest.mark.parametrize("value", [0, 0.5, 1, np.float64(0.5), np.int64(1)])
+def test_check_number_accepts_numbers_in_range(value):
+    assert check_number(value, "p", low=0, high=1) == float(value)
+
+
+@pytest.mark.parametrize("value, error", [
+    (True, TypeError), (np.True_, TypeError), ("0.5", TypeError), (None, TypeError),
+    (-0.1, ValueError), (1.5, ValueError), (np.nan, ValueError)])
+def test_check_number_refuses(value, error):
+    with pytest.raises(error, match=r"p must be a number in \[0, 1\]"):
+        check_number(value, "p", low=0, high=1)
+
+
+def test_check_number_open_low_end():
+    with pytest.raises(ValueError, match=r"\(0, 1\], got 0"):
+        check_number(0, "p", low=0, high=1, low_open=True)
 
 
 def test_params_are_checked_at_fit_not_init():
@@ -235,37 +58,143 @@ def test_params_are_checked_at_fit_not_init():
     assert model.max_depth == -1
 
 
-# ------------------------------------------------------------------------------- at predict
-@pytest.fixture
-def fitted(wm20):
-    X, y = wm20
-    return ID3Classifier().fit(X, y), X
+# ----------------------------------------------------------------------------------- weights
+def test_weights_are_a_copy():
+    given = np.array([1.0, 2.0])
+    w = check_sample_weight(given, 2)
+    w[0] = 5.0
+    assert given.tolist() == [1.0, 2.0]
 
 
-def test_predict_with_a_column_unseen_at_fit(fitted):
-    model, X = fitted
-    renamed = X.rename(columns={"touch": "feel"})
-    raises_untouched(ValueError, "feature names", model.predict, renamed)
+def test_ordinary_weights_keep_their_unit():
+    assert check_sample_weight([2, 3], 2).tolist() == [2.0, 3.0]
+    assert check_sample_weight(2, 3).tolist() == [2.0, 2.0, 2.0]
+    assert check_sample_weight([True, False], 2).tolist() == [1.0, 0.0]
 
 
-def test_predict_with_a_column_missing(fitted):
-    model, X = fitted
-    raises_untouched(ValueError, "feature", model.predict, X.drop(columns="navel"))
+def test_overflowing_weights_are_divided_by_the_largest():
+    # 1e308 + 5e307 + 1e308 overflows; divided by 1e308: 1, 0.5, 1
+    assert check_sample_weight([1e308, 5e307, 1e308], 3).tolist() == [1.0, 0.5, 1.0]
 
 
-@pytest.mark.filterwarnings("ignore:X does not have valid feature names")
-def test_predict_with_wrong_number_of_columns(fitted):
-    model, X = fitted
-    raises_untouched(ValueError, "7 features.*expecting 6", model.predict,
-                     np.hstack([X.to_numpy(), X.to_numpy()[:, :1]]))
-    raises_untouched(ValueError, "features", model.predict_proba, X.to_numpy()[:, :5])
+def test_subnormal_weights_are_divided_by_the_largest():
+    # 5e-324 is the smallest subnormal, 1e-323 twice it
+    assert check_sample_weight([5e-324, 1e-323], 2).tolist() == [0.5, 1.0]
 
 
-def test_predict_one_dimensional(fitted):
-    model, X = fitted
-    raises_untouched(ValueError, "2-D", model.predict, X.iloc[0].to_numpy())
+# --------------------------------------------------------------------------------- encoding
+def reference_codes(values) -> tuple[list[int], list]:
+    """Codes by position in the sorted distinct known values; None and NaN are missing (-1)."""
+    known = [v for v in values if not (v is None or v != v)]
+    distinct = sorted(set(known))
+    return [-1 if v is None or v != v else distinct.index(v) for v in values], distinct
 
 
-def test_predict_empty(fitted):
-    model, X = fitted
-    raises_untouched(ValueError, "empty", model.predict, X.iloc[:0])
+SHARED = ["b", "a", "c"]
+EXAMPLES = {
+    "shared strings": [SHARED[i % 3] for i in range(30)],
+    # distinct objects holding equal strings (as built one by one)
+    "distinct string objects": ["".join(["x", str(i % 3)]) for i in range(30)],
+    # more distinct objects than _hash's fast path takes
+    "many distinct objects": [str(i % 300) for i in range(600)],
+    "strings with None and NaN": ["b", None, "a", np.nan, "b", "a"] * 5,
+    "integers": [3, 1, 2, 3, 10] * 4,
+    "floats with NaN": [0.5, np.nan, -1.0, 0.5, 2.25] * 3,
+    "1 and 1.0 are one value": [1, 1.0, 2, 2.0] * 5,
+    "tuples": [(1, 2), (0, 5), (1, 2)] * 4,
+}
+
+
+def objects(values: list) -> np.ndarray:
+    """A 1-D object array of the values (numpy would make tuples a second dimension)."""
+    array = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        array[i] = v
+    return array
+
+
+@pytest.mark.parametrize("values", EXAMPLES.values(), ids=EXAMPLES.keys())
+def test_factorize_matches_the_sorted_distinct_values(values):
+    expected_codes, expected_values = reference_codes(values)
+    codes, uniques = _factorize(as_array(values) if values[0] != (1, 2) else objects(values), "x")
+    assert codes.tolist() == expected_codes
+    assert list(uniques) == expected_values
+
+
+def test_addresses_are_the_objects_ids():
+    values = np.array(["a", None, 1.5, "a"], dtype=object)[::-1]  # a strided view
+    assert _addresses(values).tolist() == [id(v) for v in values]
+
+
+def test_encode_labels_refuses_missing():
+    with pytest.raises(ValueError, match="missing"):
+        encode_labels(["a", None])
+
+
+def test_ragged_list_is_an_object_array():
+    array = as_array([["a"], "b"])
+    assert array.shape == (2,) and array[0] == ["a"]
+
+
+def test_categories_are_python_values_in_sorted_or_declared_order():
+    frame = pd.DataFrame({
+        "plain": ["b", "a", "c", "a"],
+        "numbers": [10, 2, 2, 1],
+        "declared": pd.Categorical(["b", "a", "c", "a"], categories=["c", "b", "a"]),
+    })
+    features, matrix = fit_features(*table_columns(frame)[:2], numeric=False)
+    assert [f.categories for f in features] == [("a", "b", "c"), (1, 2, 10), ("c", "b", "a")]
+    assert type(features[1].categories[0]) is int  # printed as 1, not np.int64(1)
+    assert matrix.tolist() == [[1, 2, 1], [0, 1, 2], [2, 1, 0], [0, 0, 2]]
+
+
+@pytest.fixture(scope="module")
+def mushroom():
+    X, _ = load_mushroom(return_X_y=True)
+    return X
+
+
+@pytest.mark.parametrize("kind", ["category", "str", "object"])
+def test_mushroom_codes_decode_to_the_values(mushroom, kind):
+    X = mushroom if kind == "category" else mushroom.astype(kind)
+    features, matrix = fit_features(*table_columns(X)[:2], numeric=False)
+    for j, feature in enumerate(features):
+        decoded = [None if np.isnan(c) else feature.categories[int(c)] for c in matrix[:, j]]
+        column = X.iloc[:, j]
+        assert decoded == [None if pd.isna(v) else str(v) for v in column]
+        if kind != "category":
+            assert list(feature.categories) == sorted(set(decoded) - {None})
+
+
+@pytest.mark.parametrize("kind", ["str", "object"])
+def test_predict_encoding_does_not_depend_on_the_dtype(mushroom, kind):
+    names, columns, _ = table_columns(mushroom)
+    features, matrix = fit_features(names, columns, numeric=False)
+    other = table_columns(mushroom.astype(kind))[1]
+    np.testing.assert_array_equal(encode_columns(other, features), matrix)
+
+
+def test_numeric_columns_with_thresholds():
+    # with numeric=True (C4.5, CART) a numeric column keeps its values; at predict it must stay
+    # numeric, and infinity is refused as at fit
+    frame = pd.DataFrame({"x": [0.5, np.nan, 2.0], "c": ["p", "q", "p"]})
+    names, columns, _ = table_columns(frame)
+    features, matrix = fit_features(names, columns, numeric=True)
+    assert [f.categories for f in features] == [None, ("p", "q")]
+    np.testing.assert_array_equal(matrix, [[0.5, 0], [np.nan, 1], [2.0, 0]])
+    with pytest.raises(TypeError, match="column 'x' was numeric at fit"):
+        encode_columns(table_columns(frame.astype(str))[1], features)
+    with pytest.raises(ValueError, match="infinity in column 'x'"):
+        encode_columns(table_columns(frame.replace(2.0, np.inf))[1], features)
+
+
+def test_unseen_values_and_missing_values_at_predict():
+    names, columns, _ = table_columns(pd.DataFrame({"c": ["p", "q", "p"]}))
+    features, _ = fit_features(names, columns)
+    new = table_columns(pd.DataFrame({"c": ["q", "r", None, "p"]}))[1]
+    np.testing.assert_array_equal(encode_columns(new, features), [[1], [np.nan], [np.nan], [0]])
+
+
+def test_addresses_cannot_be_written():
+    # a write would corrupt the caller's array of objects
+    assert not _addresses(np.array(["a", "b"], dtype=object)).flags.writeable

@@ -1,0 +1,319 @@
+"""The grower's compiled kernels: plain loops over the rows of a node, compiled by numba.
+
+Each kernel reads like the step of the algorithm it performs. numba compiles it on first use and
+caches the machine code beside this file (``cache=True``); with ``NUMBA_DISABLE_JIT=1`` the same
+functions run as plain Python, slowly, so a reader can step through them in a debugger.
+
+A node's *statistics* are its weighted class counts (``n_classes > 0``) or, for regression
+(``n_classes == 0``), ``[sum w, sum w*y, sum w*y^2]``. The kernels work with the *weighted
+impurity* W*I(D), the weight of the rows times their impurity, because it adds up over the
+branches of a split. With D~ the rows whose tested value is known, the gain of a split is
+
+    Gain = (W I(D~) - sum_v W_v I(D~_v)) / W(D) = rho * (I(D~) - sum_v r~_v I(D~_v)),
+
+Zhou (2016), eq. 4.12, where rho = W(D~) / W(D) and r~_v = W_v / W(D~). Every row that reaches a
+kernel has a positive weight (the grower leaves out rows of weight zero).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+#: impurity name -> the code the kernels take
+IMPURITY_CODES = {"entropy": 0, "gini": 1, "squared_error": 2}
+ENTROPY, GINI, SQUARED_ERROR = 0, 1, 2
+
+
+# ------------------------------------------------------------------------------ statistics
+@njit(cache=True)
+def n_statistics(n_classes):
+    """Length of a statistics vector: one count per class, or [W, S1, S2] for regression."""
+    return n_classes if n_classes > 0 else 3
+
+
+@njit(cache=True)
+def add_row(stats, y, w, n_classes):
+    """Add a row with target ``y`` (a class code, or a number) and weight ``w`` to ``stats``."""
+    if n_classes > 0:
+        stats[int(y)] += w
+    else:
+        stats[0] += w
+        stats[1] += w * y
+        stats[2] += w * y * y
+
+
+@njit(cache=True)
+def weight_of(stats, n_classes):
+    """Total weight W behind the statistics."""
+    return stats.sum() if n_classes > 0 else stats[0]
+
+
+@njit(cache=True)
+def weighted_impurity(stats, impurity):
+    """W * I(D) from the statistics: W Ent = -sum_k c_k log2(c_k / W) (entropy, in bits);
+    W Gini = W - sum_k c_k^2 / W; W * variance = S2 - S1^2 / W (squared error)."""
+    if impurity == SQUARED_ERROR:
+        if stats[0] <= 0:
+            return 0.0
+        return max(stats[2] - stats[1] * stats[1] / stats[0], 0.0)  # clips round-off below 0
+    total = stats.sum()
+    if total <= 0:
+        return 0.0
+    acc = 0.0
+    for c in stats:
+        if c > 0:
+            acc += c * math.log2(c / total) if impurity == ENTROPY else c * c / total
+    return -acc if impurity == ENTROPY else total - acc
+
+
+@njit(cache=True)
+def is_pure(stats, lowest, highest, n_classes):
+    """One class only (classification), or one target value only (regression)."""
+    if n_classes == 0:
+        return lowest == highest
+    return np.count_nonzero(stats) <= 1
+
+
+@njit(cache=True)
+def split_information(branch_weights, missing_weight):
+    """IV = -sum_v W_v/W log2(W_v/W), the rows with a missing value as one more group (C4.5)."""
+    total = branch_weights.sum() + missing_weight
+    iv = 0.0
+    for wv in branch_weights:
+        if wv > 0:
+            iv -= wv / total * math.log2(wv / total)
+    if missing_weight > 0:
+        iv -= missing_weight / total * math.log2(missing_weight / total)
+    return iv
+
+
+@njit(cache=True)
+def midpoint(lower, upper):
+    """(lower + upper) / 2 without overflow; ``lower`` where rounding would reach ``upper``."""
+    t = lower / 2 + upper / 2
+    return t if lower <= t < upper else lower
+
+
+# ------------------------------------------------------------------------------ split search
+@njit(cache=True)
+def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
+                     by_ratio):
+    """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
+    ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
+    categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
+    (positions in ``rows``, the rows with a missing value last).
+
+    A categorical attribute splits multiway (one branch per category); a numeric one at the best
+    threshold ``x <= t``, chosen by gain (or by gain ratio if ``by_ratio``), the smallest t on a
+    tie. Returns, per attribute: gain, split information IV, known weight fraction rho,
+    threshold (NaN for multiway), number of candidate cuts, number of branches with weight.
+    """
+    n = len(attrs)
+    gain, iv, rho = np.zeros(n), np.zeros(n), np.zeros(n)
+    threshold = np.full(n, np.nan)
+    n_cuts, n_branches = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    n_stats = n_statistics(n_classes)
+    total = np.zeros(n_stats)
+    for i in range(len(rows)):
+        add_row(total, y[rows[i]], w[i], n_classes)
+    W = weight_of(total, n_classes)
+    most = 1
+    for a in range(n):
+        most = max(most, n_categories[attrs[a]])
+    table = np.zeros((most, n_stats))  # multiway workspace: statistics per category
+    for a in range(n):
+        column = XT[attrs[a]]
+        if n_categories[attrs[a]] > 0:
+            gain[a], iv[a], rho[a], n_branches[a] = _multiway(
+                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, W)
+            n_cuts[a] = n_branches[a] - 1
+        else:
+            gain[a], iv[a], rho[a], threshold[a], n_cuts[a] = _best_cut(
+                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total)
+            n_branches[a] = 2 if n_cuts[a] > 0 else 1
+    return gain, iv, rho, threshold, n_cuts, n_branches
+
+
+@njit(cache=True)
+def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, W):
+    """One branch per category: a table of statistics per category code, then the gain."""
+    table[:n_codes] = 0.0
+    known = np.zeros(table.shape[1])
+    for i in range(len(rows)):
+        v = column[rows[i]]
+        if not math.isnan(v):
+            add_row(table[int(v)], y[rows[i]], w[i], n_classes)
+            add_row(known, y[rows[i]], w[i], n_classes)
+    after, n_branches = 0.0, 0
+    branch_weights = np.zeros(n_codes)
+    for code in range(n_codes):
+        branch_weights[code] = weight_of(table[code], n_classes)
+        if branch_weights[code] > 0:
+            n_branches += 1
+            after += weighted_impurity(table[code], impurity)
+    known_w = weight_of(known, n_classes)
+    gain = max(weighted_impurity(known, impurity) - after, 0.0) / W
+    return gain, split_information(branch_weights, W - known_w), known_w / W, n_branches
+
+
+@njit(cache=True)
+def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total):
+    """Go through the rows in the order of their values, moving them one by one from the right
+    side to the left, and score the cut at every midpoint between adjacent distinct values."""
+    n_stats = n_statistics(n_classes)
+    missing, left, right = np.zeros(n_stats), np.zeros(n_stats), np.zeros(n_stats)
+    n_known = len(order)  # the rows whose value is missing come last
+    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
+        n_known -= 1
+        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    known = total - missing
+    W, known_w = weight_of(total, n_classes), weight_of(known, n_classes)
+    known_impurity = weighted_impurity(known, impurity)
+    branch_weights = np.zeros(2)
+    best_score, best_gain, best_left_w, best_t, n_cuts = -1.0, 0.0, 0.0, np.nan, 0
+    for k in range(n_known - 1):
+        i = order[k]
+        add_row(left, y[rows[i]], w[i], n_classes)
+        lower, upper = column[rows[i]], column[rows[order[k + 1]]]
+        if lower == upper:
+            continue
+        n_cuts += 1
+        for s in range(n_stats):
+            right[s] = known[s] - left[s]
+        after = weighted_impurity(left, impurity) + weighted_impurity(right, impurity)
+        gain = max(known_impurity - after, 0.0) / W
+        score = gain
+        if by_ratio:
+            iv = _cut_information(weight_of(left, n_classes), known_w, W, branch_weights)
+            score = gain / iv if iv > 0 else 0.0
+        if score > best_score:
+            best_score, best_gain, best_t = score, gain, midpoint(lower, upper)
+            best_left_w = weight_of(left, n_classes)
+    best_iv = _cut_information(best_left_w, known_w, W, branch_weights)
+    return best_gain, best_iv, known_w / W, best_t, n_cuts
+
+
+@njit(cache=True)
+def _cut_information(left_w, known_w, W, branch_weights):
+    """IV of a cut whose left side has weight ``left_w`` (missing rows: one more group)."""
+    branch_weights[0], branch_weights[1] = left_w, known_w - left_w
+    return split_information(branch_weights, W - known_w)
+
+
+# ------------------------------------------------------------------------------ partition
+@njit(cache=True)
+def branch_of(value, threshold, codes, first, last):
+    """The branch of a value: for a threshold split (``first == last``) 0 if value <= threshold
+    else 1; else ``codes[first + code]``, the branch of its category code. -1 if missing."""
+    if math.isnan(value):
+        return -1
+    if first == last:
+        return 0 if value <= threshold else 1
+    return codes[first + int(value)]
+
+
+@njit(cache=True)
+def partition(column, threshold, branch_of_code, n_branches, y, n_classes, impurity, rows, w,
+              order):
+    """Hand the node's rows to its children. A row whose value is missing goes to every child
+    that has known weight, with weight w * r~_v, the child's share of the known weight
+    (Zhou 2016, sec. 4.4.2). A child holds the rows of its branch, then those rows.
+
+    Returns the children's rows and weights, concatenated (child b's are ``start[b]:start[b+1]``),
+    their statistics, total weights, impurities and purity, the branch fractions r~_v, and the
+    children's rows sorted by each numeric column: ``order`` (see :func:`score_attributes`)
+    carried down, child b's block at ``len(order) * start[b]``.
+    """
+    m = len(rows)
+    branch, rank = np.empty(m, np.int64), np.empty(m, np.int64)
+    known_w = np.zeros(n_branches)
+    counts = np.zeros(n_branches, np.int64)
+    n_missing = 0
+    for i in range(m):
+        branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
+        if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the missing ones
+            known_w[branch[i]] += w[i]
+            rank[i] = counts[branch[i]]
+            counts[branch[i]] += 1
+        else:
+            rank[i] = n_missing
+            n_missing += 1
+    fractions = known_w / known_w.sum()
+    start = np.zeros(n_branches + 1, np.int64)
+    for b in range(n_branches):
+        start[b + 1] = start[b] + counts[b] + (n_missing if fractions[b] > 0 else 0)
+    child_rows, child_w = np.empty(start[-1], np.int64), np.empty(start[-1])
+    n_sorted = order.shape[0]
+    child_order = np.empty(n_sorted * start[-1], np.int64)
+    stats = np.zeros((n_branches, n_statistics(n_classes)))
+    lowest, highest = np.full(n_branches, np.inf), np.full(n_branches, -np.inf)
+    for i in range(m):
+        known = branch[i] >= 0
+        first, last = (branch[i], branch[i] + 1) if known else (0, n_branches)
+        for b in range(first, last):
+            if known or fractions[b] > 0:
+                place = start[b] + rank[i] + (0 if known else counts[b])
+                child_rows[place] = rows[i]
+                child_w[place] = w[i] if known else w[i] * fractions[b]
+                target = y[rows[i]]
+                add_row(stats[b], target, child_w[place], n_classes)
+                lowest[b], highest[b] = min(lowest[b], target), max(highest[b], target)
+    for s in range(n_sorted):  # each sorted list, filtered into the children in the same order
+        fill = np.zeros(n_branches, np.int64)
+        for k in range(m):
+            i = order[s, k]
+            known = branch[i] >= 0
+            first, last = (branch[i], branch[i] + 1) if known else (0, n_branches)
+            for b in range(first, last):
+                if known or fractions[b] > 0:
+                    size = start[b + 1] - start[b]
+                    at = n_sorted * start[b] + s * size + fill[b]
+                    child_order[at] = rank[i] + (0 if known else counts[b])
+                    fill[b] += 1
+    weight, impurity_of = np.zeros(n_branches), np.zeros(n_branches)
+    pure = np.zeros(n_branches, np.bool_)
+    for b in range(n_branches):
+        weight[b] = weight_of(stats[b], n_classes)
+        if weight[b] > 0:
+            impurity_of[b] = weighted_impurity(stats[b], impurity) / weight[b]
+        pure[b] = is_pure(stats[b], lowest[b], highest[b], n_classes)
+    return child_rows, child_w, start, stats, weight, impurity_of, pure, fractions, child_order
+
+
+# ------------------------------------------------------------------------------ prediction
+@njit(cache=True)
+def predict_rows(X, feature, threshold, code_start, codes, first_child, n_children, fractions,
+                 values):
+    """Each row's prediction, a weighted sum of the leaves it reaches (Quinlan 1993, ch. 3).
+
+    The tree is given as arrays over its nodes: the children of node i are the nodes
+    ``first_child[i] + range(n_children[i])``, ``fractions`` their training fractions. A row
+    follows the branch of its value; where the value is missing it goes down every branch, its
+    weight multiplied by that branch's fraction.
+    """
+    out = np.zeros((X.shape[0], values.shape[1]))
+    stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
+    stack_weight = np.empty(len(feature))
+    for i in range(X.shape[0]):
+        stack_node[0], stack_weight[0], top = 0, 1.0, 1
+        while top > 0:
+            top -= 1
+            node, weight = stack_node[top], stack_weight[top]
+            while n_children[node] > 0:  # follow known values down
+                b = branch_of(X[i, feature[node]], threshold[node], codes, code_start[node],
+                              code_start[node + 1])
+                if b < 0:
+                    break
+                node = first_child[node] + b
+            if n_children[node] == 0:
+                for k in range(values.shape[1]):
+                    out[i, k] += weight * values[node, k]
+                continue
+            for k in range(n_children[node]):  # a missing value: every branch
+                child = first_child[node] + k
+                if fractions[child] > 0:
+                    stack_node[top], stack_weight[top] = child, weight * fractions[child]
+                    top += 1
+    return out
