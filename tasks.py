@@ -2,10 +2,14 @@
 """The project's tasks, runnable on a fresh machine with nothing but python3.
 
     python3 tasks.py book        build the book into _build/html
-    python3 tasks.py test        unit tests, every chapter under nbval, and a book build with
-                                 warnings as errors
+    python3 tasks.py test        unit tests, every chapter under nbval, and the page test: a book
+                                 build into _build/html with warnings as errors, every page read
     python3 tasks.py notebooks [book/NN_x.ipynb ...]
                                  re-execute every chapter (or those named) in place; commit them
+    python3 tasks.py screenshots [path/to/_build/html]
+                                 build the book (or take the given build) and photograph every
+                                 page with headless Chromium at desktop and phone width, light
+                                 and dark, into _build/screenshots (next to the html folder)
     python3 tasks.py bench       time dtree against scikit-learn
     python3 tasks.py clean       remove build output
 
@@ -14,12 +18,16 @@ Every task first creates (or reuses) the virtual environment ``.venv`` and insta
 """
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import os
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import venv
 from pathlib import Path
 from xml.etree import ElementTree
@@ -29,11 +37,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+# Notebook kernels draw with the inline backend, so figures are stored as PNG, whatever
+# MPLBACKEND the user's environment sets (a kernel keeps an MPLBACKEND it inherits).
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
-def run(*args: object) -> int:
+def run(*args: object, env: dict[str, str] | None = None) -> int:
     print("+", " ".join(str(a) for a in args), flush=True)
-    return subprocess.call([str(a) for a in args], cwd=ROOT)
+    return subprocess.call([str(a) for a in args], cwd=ROOT, env=env)
 
 
 def ensure_venv() -> None:
@@ -67,19 +78,20 @@ def book() -> int:
 
 
 def test() -> int:
-    print("== unit tests and every chapter under nbval", flush=True)
+    """pytest over tests/ and book/. tests/test_pages.py builds the book with warnings as errors
+    into _build/html (DTREE_BOOK_OUTPUT) and reads every page; that build is one of its tests."""
+    print("== unit tests, every chapter under nbval, the book build and its pages", flush=True)
+    env = {"DTREE_BOOK_OUTPUT": str(ROOT), **os.environ, "MPLBACKEND": INLINE_BACKEND}
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "junit.xml"
         tests = run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
-                    "--nbval-cell-timeout=600", f"--junitxml={report}", "tests", "book")
+                    "--nbval-cell-timeout=600", f"--junitxml={report}", "tests", "book", env=env)
         counts = _counts(report)
-    print("== book build with warnings as errors", flush=True)
-    shutil.rmtree(ROOT / "_build", ignore_errors=True)
-    build = build_book("-n", "-W", "--keep-going")
-    print("book build: " + ("clean" if build == 0 else "FAILED (warnings or errors above)"))
-    counts["passed" if build == 0 else "failed"] += 1  # the build counts as one more test
+    index = Path(env["DTREE_BOOK_OUTPUT"]) / "_build" / "html" / "index.html"
+    if index.exists():
+        print(f"\nThe book it checked is at {index}")
     print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
-    return 1 if tests or build or counts["passed"] <= 1 else 0
+    return 1 if tests or counts["failed"] or not counts["passed"] else 0
 
 
 def _counts(junit_report: Path) -> dict[str, int]:
@@ -102,8 +114,10 @@ def _execute(*paths: str) -> int:
     import nbformat
     from nbclient import NotebookClient
 
+    os.environ["MPLBACKEND"] = INLINE_BACKEND  # inherited by the kernels
     for path in [Path(p).resolve() for p in paths] or CHAPTERS:
-        print(f"executing {path.relative_to(ROOT)}", flush=True)
+        print(f"executing {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}",
+              flush=True)
         nb = nbformat.read(path, as_version=4)
         NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                        resources={"metadata": {"path": str(path.parent)}}).execute()
@@ -132,17 +146,143 @@ def bench() -> int:
     return run(PYTHON, ROOT / "benchmarks" / "bench_fit.py")
 
 
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--hide-scrollbars", "--remote-debugging-pipe")
+WIDTHS = {"desktop": 1280, "phone": 420}
+
+
+def screenshots(html: str | None = None) -> int:
+    """Photograph every page of the book (built now, unless a built html folder is given) at
+    desktop and phone width, in light and dark mode, at full page height, into
+    <html>/../screenshots/<page>-<width>-<mode>.png."""
+    if not shutil.which(CHROMIUM):
+        sys.exit(f"screenshots need Chromium, which is not at {CHROMIUM}: install it (Debian: "
+                 "apt-get install chromium) or set CHROMIUM to its path")
+    if html is None and build_book() != 0:
+        return 1
+    html = Path(html).resolve() if html else ROOT / "_build" / "html"
+    out = html.parent / "screenshots"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    pages = sorted(html.glob("book/*.html"))
+    with tempfile.TemporaryDirectory() as profile:
+        browser = _Chromium(profile)
+        try:
+            for page in pages:
+                for width_name, width in WIDTHS.items():
+                    for mode in ("light", "dark"):
+                        png = out / f"{page.stem}-{width_name}-{mode}.png"
+                        png.write_bytes(browser.screenshot(page.as_uri(), width, mode))
+                        print(f"  {png}", flush=True)
+        finally:
+            browser.close()
+    print(f"{4 * len(pages)} screenshots of {len(pages)} pages in {out}")
+    return 0
+
+
+class _Chromium:
+    """Headless Chromium driven through the DevTools protocol on a pipe (it reads fd 3 and
+    writes fd 4, one JSON message per NUL-terminated chunk); the protocol can photograph a
+    whole page, which --screenshot (one window's height) cannot."""
+
+    def __init__(self, profile: str):
+        to_browser, self._writer = os.pipe()
+        self._reader, from_browser = os.pipe()
+
+        def use_pipes() -> None:
+            """In the child: the pipe ends become fds 3 and 4 (through copies, in case one of
+            them already is 3 or 4: dup2 onto itself would leave it closed on exec)."""
+            reading, writing = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(reading, 3)
+            os.dup2(writing, 4)
+
+        self._process = subprocess.Popen(
+            [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+            preexec_fn=use_pipes, close_fds=False,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        self._buffer, self._last_id = b"", 0
+        target = self._send("Target.createTarget", url="about:blank")["targetId"]
+        self._session = self._send("Target.attachToTarget", targetId=target,
+                                   flatten=True)["sessionId"]
+
+    def _send(self, method: str, timeout: float = 60, **params) -> dict:
+        self._last_id += 1
+        message = {"id": self._last_id, "method": method, "params": params}
+        if method.split(".")[0] not in ("Target", "Browser"):
+            message["sessionId"] = self._session
+        os.write(self._writer, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self._buffer:
+                if not select.select([self._reader], [], [], timeout)[0]:
+                    raise TimeoutError(f"Chromium did not answer {method} in {timeout} s")
+                chunk = os.read(self._reader, 1 << 20)
+                if not chunk:
+                    raise RuntimeError("Chromium exited")
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._last_id:  # events and other replies are not needed
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+
+    def _evaluate(self, expression: str):
+        result = self._send("Runtime.evaluate", expression=expression, awaitPromise=True,
+                            returnByValue=True)
+        return result["result"].get("value")
+
+    def screenshot(self, url: str, width: int, mode: str) -> bytes:
+        """PNG of the whole page at ``width`` CSS pixels, with prefers-color-scheme ``mode``."""
+        self._send("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                   deviceScaleFactor=1, mobile=width < 600)
+        self._send("Emulation.setEmulatedMedia",
+                   features=[{"name": "prefers-color-scheme", "value": mode}])
+        self._evaluate("window.previousPage = true")  # gone once the new page has loaded
+        self._send("Page.navigate", url=url)
+        for _ in range(600):
+            if self._evaluate("!window.previousPage && document.readyState == 'complete'"):
+                break
+            time.sleep(0.05)
+        else:
+            raise TimeoutError(f"{url} did not load in 30 s")
+        # wait for the fonts and for MathJax, if it loaded (it comes from a CDN)
+        self._evaluate("document.fonts.ready.then(() => (window.MathJax && MathJax.startup"
+                       " ? MathJax.startup.promise : null)).then(() => true)")
+        # grow the window to the whole page and photograph the window (the protocol's
+        # captureBeyondViewport can catch the first page of a fresh browser shifted sideways)
+        height = self._send("Page.getLayoutMetrics")["cssContentSize"]["height"]
+        self._send("Emulation.setDeviceMetricsOverride", width=width, height=int(height),
+                   deviceScaleFactor=1, mobile=width < 600)
+        time.sleep(0.3)
+        shot = self._send("Page.captureScreenshot", format="png")
+        return base64.b64decode(shot["data"])
+
+    def close(self) -> None:
+        try:
+            self._send("Browser.close", timeout=10)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        self._process.wait(timeout=30)
+        os.close(self._writer)
+        os.close(self._reader)
+
+
 def clean() -> int:
     shutil.rmtree(ROOT / "_build", ignore_errors=True)
     return 0
 
 
-TASKS = {"book": book, "test": test, "notebooks": notebooks, "bench": bench, "clean": clean,
-         "venv": lambda: 0, "_execute": _execute}  # _execute: internal, runs inside .venv
+# _execute is internal: it runs inside .venv
+TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
+         "bench": bench, "clean": clean, "venv": lambda: 0, "_execute": _execute}
 
 if __name__ == "__main__":
     name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
-    if name not in TASKS or args and name not in ("notebooks", "_execute"):
+    if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots"):
         sys.exit(__doc__)
     if name != "_execute":
         ensure_venv()

@@ -2,44 +2,86 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from .tree import Node
 
 __all__ = ["export_text", "leaf_summary"]
 
+STUB = "…"  # stands for a subtree below ``max_depth``
 
-def _number(w: float) -> str:
+
+def weight_text(w: float) -> str:
+    """A weight to three decimals at most: 5, 0.467."""
     return f"{round(float(w), 3):g}"
+
+
+def fitted_tree(model) -> Node:
+    """The root of ``model``'s fitted tree; NotFittedError if it has none."""
+    root = getattr(model, "tree_", None)
+    if not isinstance(root, Node):
+        raise NotFittedError(f"This {type(model).__name__} instance is not fitted yet: call "
+                             "'fit' before drawing or printing its tree.")
+    return root
+
+
+def check_max_depth(max_depth: int | None) -> None:
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(
+            max_depth, (int, np.integer)) or max_depth < 0):
+        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
 
 
 def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
     """'yes (no 0, yes 5)' for a classifier's node, 'value 3.2 (n 7)' for a regressor's."""
     if classes is None:
-        return f"value {node.prediction[0]:.4g} (n {_number(node.weighted_n_samples)})"
+        return f"value {node.prediction[0]:.4g} (n {weight_text(node.weighted_n_samples)})"
     label = classes[int(np.argmax(node.prediction))]
     if node.stop_reason == "empty":
         return f"{label} (empty branch: parent's majority)"
-    counts = ", ".join(f"{c} {_number(v)}" for c, v in zip(classes, node.value))
+    counts = ", ".join(f"{c} {weight_text(v)}" for c, v in zip(classes, node.value))
     return f"{label} ({counts})"
 
 
-def export_text(model, target: str = "class") -> str:
+def is_stub(node: Node, root: Node, max_depth: int | None) -> bool:
+    """Whether ``node`` stands for its subtree: an internal node at depth ``max_depth``."""
+    return max_depth is not None and not node.is_leaf and node.depth - root.depth >= max_depth
+
+
+def stub_summary(node: Node) -> str:
+    """What a stub hides: '… 3 leaves, n 5'."""
+    leaves = sum(1 for n in node.walk() if n.is_leaf)
+    return (f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}, "
+            f"n {weight_text(node.weighted_n_samples)}")
+
+
+def export_text(model, target: str = "class", max_depth: int | None = None) -> str:
     """The fitted tree as indented text, in the style of scikit-learn's ``export_text``.
 
     Each branch line reads ``feature = value``, ``feature <= t`` / ``feature > t`` or
     ``feature in {a, b}``; each leaf line gives the predicted class and the weighted class counts
     of the training rows that reached it (fractions appear when rows were split by missing values).
+    With ``max_depth``, the printed tree is at most that deep (the root has depth 0): an internal
+    node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
+    subtree.
     """
+    root = fitted_tree(model)
+    check_max_depth(max_depth)
     classes = getattr(model, "classes_", None)
     lines: list[str] = []
-
-    def visit(node: Node, indent: str) -> None:
+    # pre-order without recursion, so any depth works: a stack of nodes and ready branch lines
+    stack: list[tuple[Node, str] | str] = [(root, "")]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        node, indent = item
         if node.is_leaf:
             lines.append(f"{indent}|--- {target}: {leaf_summary(node, classes)}")
-            return
-        for label, child in zip(node.branch_labels(), node.children):
-            lines.append(f"{indent}|--- {node.feature} {label}")
-            visit(child, indent + "|   ")
-
-    visit(model.tree_, "")
+        elif is_stub(node, root, max_depth):
+            lines.append(f"{indent}|--- {stub_summary(node)}")
+        else:
+            for label, child in reversed(list(zip(node.branch_labels(), node.children))):
+                stack.append((child, indent + "|   "))
+                stack.append(f"{indent}|--- {node.feature} {label}")
     return "\n".join(lines)

@@ -1,12 +1,16 @@
 """Shared fixtures: headless matplotlib, a deterministic Hypothesis profile, the datasets."""
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")  # before anything imports pyplot (dtree.plot does)
+# Notebook kernels started by nbval inherit this, so they draw inline and store PNGs whatever
+# MPLBACKEND the user's environment sets (TkAgg, Agg, ...).
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402

@@ -1,14 +1,20 @@
-"""export_text and plot_tree on trees small enough to write out by hand."""
+"""export_text and plot_tree on trees small enough to write out by hand, on a hand-built chain
+1,500 levels deep, and on unfitted models."""
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.axes import Axes
+from PIL import Image
+from sklearn.exceptions import NotFittedError
 
-from dtree import ID3Classifier, export_text, plot_tree
+from dtree import ID3Classifier, Node, export_text, plot_tree
+from dtree.plot import MAX_HEIGHT, MAX_WIDTH
 
 
 @pytest.fixture
@@ -108,7 +114,9 @@ def test_plot_tree_zhou(wm20):
     assert len(edges) == 13  # one labelled edge per non-root node
     assert sorted(t.get_text() for t in nodes if "?" in t.get_text())[0] == "colour?\nn = 3"
     assert "texture?\nn = 17" in [t.get_text() for t in nodes]
-    assert "= slightly blurry" in [t.get_text() for t in edges]
+    assert "slightly blurry" in [t.get_text() for t in edges]  # the answer to "texture?"
+    assert "yes\nno: 0\nyes: 5" in [t.get_text() for t in nodes]  # root = curly
+    assert "yes\n(empty)" in [t.get_text() for t in nodes]  # colour = light
     assert len(ax.lines) == 13
     assert not ax.axison
 
@@ -125,14 +133,176 @@ def test_plot_tree_single_leaf(wm20):
     X, y = wm20
     ax = plot_tree(ID3Classifier(max_depth=0).fit(X, y))
     nodes, edges = _boxes(ax)
-    assert [t.get_text() for t in nodes] == ["no\n(no 9, yes 8)"] and edges == []
+    assert [t.get_text() for t in nodes] == ["no\nno: 9\nyes: 8"] and edges == []
 
 
 def test_plot_tree_with_missing_values(wm20a):
     X, y = wm20a
     model = ID3Classifier().fit(X, y)
-    ax = plot_tree(model)
+    ax = plot_tree(model, max_depth=model.tree_.height())  # all of it, wider than a page
     nodes, edges = _boxes(ax)
     n = sum(1 for _ in model.tree_.walk())
     assert len(nodes) == n and len(edges) == n - 1
     ax.figure.savefig(io.BytesIO(), format="png")
+
+
+# ---------------------------------------------------------------- depth, stubs, size, errors
+DEPTH = 1500
+
+
+def _leaf(depth: int, cls: int) -> Node:
+    value = np.eye(2)[cls]
+    return Node(value=value, prediction=value.copy(), n_samples=1, weighted_n_samples=1.0,
+                impurity=0.0, depth=depth, stop_reason="pure")
+
+
+@pytest.fixture(scope="module")
+def chain():
+    """x <= d + 0.5 sends one row of class a to a leaf at every depth d; the last leaf is b.
+    An internal node at depth d holds the DEPTH + 1 - d rows below it."""
+    node = _leaf(DEPTH, 1)
+    for d in range(DEPTH - 1, -1, -1):
+        n = DEPTH + 1 - d
+        node = Node(value=np.array([n - 1.0, 1.0]), prediction=np.array([(n - 1) / n, 1 / n]),
+                    n_samples=n, weighted_n_samples=float(n), impurity=0.5, depth=d,
+                    feature="x", threshold=d + 0.5, children=[_leaf(d + 1, 0), node])
+    return SimpleNamespace(tree_=node, classes_=np.array(["a", "b"]))
+
+
+def test_export_text_of_a_deep_tree(chain):
+    lines = export_text(chain).splitlines()
+    assert len(lines) == 2 * DEPTH + (DEPTH + 1)  # two branch lines per test, one per leaf
+    assert lines[-1] == "|   " * DEPTH + "|--- class: b (a 0, b 1)"
+    assert lines[-2] == "|   " * (DEPTH - 1) + f"|--- x > {DEPTH - 0.5:g}"
+
+
+def test_export_text_max_depth_stub(chain):
+    assert export_text(chain, max_depth=2) == """\
+|--- x <= 0.5
+|   |--- class: a (a 1, b 0)
+|--- x > 0.5
+|   |--- x <= 1.5
+|   |   |--- class: a (a 1, b 0)
+|   |--- x > 1.5
+|   |   |--- … 1499 leaves, n 1499"""
+    assert export_text(chain, max_depth=0) == f"|--- … {DEPTH + 1} leaves, n {DEPTH + 1}"
+
+
+ZHOU_DEPTH_2 = """\
+|--- texture = clear
+|   |--- root = curly
+|   |   |--- class: yes (no 0, yes 5)
+|   |--- root = slightly curly
+|   |   |--- … 4 leaves, n 3
+|   |--- root = straight
+|   |   |--- class: no (no 1, yes 0)
+|--- texture = slightly blurry
+|   |--- touch = hard
+|   |   |--- class: no (no 4, yes 0)
+|   |--- touch = soft
+|   |   |--- class: yes (no 0, yes 1)
+|--- texture = blurry
+|   |--- class: no (no 3, yes 0)"""
+
+
+def test_export_text_max_depth_on_zhou(wm20):
+    X, y = wm20
+    model = ID3Classifier().fit(X, y)
+    assert export_text(model, max_depth=2) == ZHOU_DEPTH_2  # colour (3 melons, 4 leaves) folded
+    assert export_text(model, max_depth=4) == export_text(model) == ZHOU_TEXT  # depth 4: all
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
+def test_max_depth_must_be_a_count(wm20, bad):
+    model = ID3Classifier().fit(*wm20)
+    with pytest.raises(ValueError, match="max_depth"):
+        export_text(model, max_depth=bad)
+    with pytest.raises(ValueError, match="max_depth"):
+        plot_tree(model, max_depth=bad)
+
+
+@pytest.mark.parametrize("draw", [export_text, plot_tree])
+def test_unfitted_model_raises_not_fitted(draw):
+    with pytest.raises(NotFittedError, match="ID3Classifier instance is not fitted"):
+        draw(ID3Classifier())
+
+
+def test_regression_tree_without_classes():
+    leaves = [Node(value=np.array([v]), prediction=np.array([v]), n_samples=n,
+                   weighted_n_samples=float(n), impurity=0.0, depth=1)
+              for v, n in ((1.5, 3), (3.25, 7))]
+    root = Node(value=np.array([2.725]), prediction=np.array([2.725]), n_samples=10,
+                weighted_n_samples=10.0, impurity=1.0, depth=0, feature="size", threshold=0.38,
+                children=leaves)
+    model = SimpleNamespace(tree_=root)  # no classes_
+    assert export_text(model, target="price") == (
+        "|--- size <= 0.38\n|   |--- price: value 1.5 (n 3)\n"
+        "|--- size > 0.38\n|   |--- price: value 3.25 (n 7)")
+    nodes, edges = _boxes(plot_tree(model))
+    assert [t.get_text() for t in nodes] == ["size?\nn = 10", "1.5\nn = 3", "3.25\nn = 7"]
+    assert [t.get_text() for t in edges] == ["<= 0.38", "> 0.38"]
+
+
+def test_plot_tree_of_a_deep_tree_is_cut_to_a_legible_depth(chain):
+    ax = plot_tree(chain)
+    width, height = ax.figure.get_size_inches()
+    assert width <= MAX_WIDTH and height <= MAX_HEIGHT
+    nodes, _ = _boxes(ax)
+    stubs = [t for t in nodes if t.get_text().startswith("…")]
+    assert len(stubs) == 1 and stubs[0].get_bbox_patch().get_linestyle() == "--"
+    depth = len(nodes) // 2  # tests at depths 0 .. depth-1, a leaf under each, then the stub
+    assert len(nodes) == 2 * depth + 1 and depth >= 5
+    assert stubs[0].get_text() == f"…\nn = {DEPTH + 1 - depth}"
+
+
+def test_plot_tree_max_depth_draws_stub_boxes(wm20):
+    model = ID3Classifier().fit(*wm20)
+    nodes, edges = _boxes(plot_tree(model, max_depth=1))
+    # texture at the root; clear (9 melons) and slightly blurry (5) folded; blurry is a leaf
+    assert [t.get_text() for t in nodes] == [
+        "texture?\nn = 17", "…\nn = 9", "…\nn = 5", "no\nno: 3\nyes: 0"]
+    assert [t.get_text() for t in edges] == ["clear", "slightly blurry", "blurry"]
+    dashed = [t.get_bbox_patch().get_linestyle() == "--" for t in nodes]
+    assert dashed == [False, True, True, False]
+
+
+def _star(k: int):
+    """A root with k leaves, one per value of x."""
+    X = pd.DataFrame({"x": [f"v{i}" for i in range(k)]})
+    return ID3Classifier().fit(X, [i % 2 for i in range(k)])
+
+
+def test_figure_width_grows_with_the_leaves():
+    widths = [plot_tree(_star(k)).figure.get_size_inches()[0] for k in (2, 3, 4)]
+    step = widths[1] - widths[0]
+    assert step > 1 / 3  # a leaf box ("0", "0: 1", "1: 0" at 9 pt) is over a third of an inch
+    assert widths[2] - widths[1] == pytest.approx(step)  # the same slot for each leaf
+
+
+def test_too_wide_a_tree_is_drawn_to_the_depth_that_fits():
+    X = pd.DataFrame({"x": ["a", "b"] * 20, "y": [f"v{i}" for i in range(40)]})
+    y = [i % 4 == 0 for i in range(40)]
+    model = ID3Classifier(tie_break=["x", "y"]).fit(X, y)
+    assert model.tree_.feature == "y"  # 40 leaves: far too wide for a page at 9 pt
+    assert plot_tree(model, max_depth=1).figure.get_size_inches()[0] > MAX_WIDTH
+    ax = plot_tree(model)  # even depth 1 does not fit: it draws depth 1 (at least the root's
+    nodes, _ = _boxes(ax)  # test and its branches), the widest it must
+    assert len(nodes) == 41
+
+
+def test_white_opaque_background_and_9_point_text(wm20):
+    ax = plot_tree(ID3Classifier().fit(*wm20))
+    fig = ax.figure
+    assert fig.get_facecolor() == (1, 1, 1, 1) and ax.get_facecolor() == (1, 1, 1, 1)
+    assert {t.get_fontsize() for t in ax.texts} == {9}
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=72)  # at 72 dpi, one point is one pixel
+    image = Image.open(buffer).convert("RGBA")
+    assert image.getpixel((0, 0)) == (255, 255, 255, 255)
+    assert all(abs(px - 72 * inches) <= 1
+               for px, inches in zip(image.size, fig.get_size_inches()))
+    # a one-line label is about 10 pt high (ascent + descent of a 9 pt font)
+    label = next(t for t in ax.texts if t.get_text() == "hard")
+    height = label.get_window_extent(fig.canvas.get_renderer()).height * 72 / fig.dpi
+    assert 9 <= height <= 12
+    assert fig.get_size_inches()[0] <= MAX_WIDTH  # not shrunk on the page: 9 pt stays 9 pt

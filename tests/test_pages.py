@@ -1,0 +1,176 @@
+"""The book as a reader sees it: build it once with warnings as errors, then read every page.
+
+The build is the one `python3 tasks.py test` counts. By default it goes to a temporary folder;
+with ``DTREE_BOOK_OUTPUT`` set (tasks.py sets it to the repository) it goes to
+``$DTREE_BOOK_OUTPUT/_build/html``, so the test command leaves the book it checked behind.
+
+Each page of the table of contents is read for what a reader should never see: a table cell cut
+off by pandas ("..."), an object repr, MyST syntax that was not rendered, a visible code line
+longer than ``MAX_CODE`` characters (cell outputs are not code), and a figure with a transparent
+background (unreadable in dark mode). Code folded away (cells tagged
+hide-input or hide-cell, dropdown solutions) is not visible until the reader asks for it, so it
+is not measured.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup, Tag
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
+MAX_CODE = 90
+REPRS = ("<Figure size", "object at 0x", "np.float64(", "np.int64(", "np.str_(", "np.True_",
+         "<Axes:", "<matplotlib.")
+RAW_MYST = ("```", ":::", "{glue", "{ref}`", "{doc}`", "{numref}`", "{cite}`", "{eq}`", "{term}`",
+            "{prf:", "{exercise", "{solution", "$$", ":class:", ":label:", ":tags:")
+FOLDED = ("tag_hide-input", "tag_hide-cell", "tag_remove-input", "tag_remove-cell", "dropdown",
+          "toggle-hidden")
+
+
+def _toc_pages() -> list[str]:
+    """Every file of _toc.yml (root, then chapters), as paths without suffix."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    pages = [toc["root"]]
+    for part in toc.get("parts", []):
+        pages += [chapter["file"] for chapter in part["chapters"]]
+    return pages
+
+
+PAGES = _toc_pages()
+
+
+@pytest.fixture(scope="session")
+def book():
+    """Build the book once: (exit status, log, html folder)."""
+    given = os.environ.get("DTREE_BOOK_OUTPUT")
+    output = Path(given) if given else Path(tempfile.mkdtemp(prefix="dtree-book-"))
+    shutil.rmtree(output / "_build", ignore_errors=True)  # a fresh build reports every warning
+    run = subprocess.run(
+        [str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", str(output),
+         "-n", "-W", "--keep-going"],
+        cwd=ROOT, capture_output=True, text=True)
+    yield run.returncode, run.stdout + run.stderr, output / "_build" / "html"
+    if not given:
+        shutil.rmtree(output, ignore_errors=True)
+
+
+def test_book_builds_without_warnings(book):
+    status, log, _ = book
+    warnings = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
+    assert status == 0, "jupyter-book build -n -W failed:\n" + "\n".join(warnings or [log[-3000:]])
+
+
+def _folded(element: Tag) -> bool:
+    return any(any(c in FOLDED for c in parent.get("class", []))
+               for parent in [element, *element.parents] if isinstance(parent, Tag))
+
+
+def _cell_ends(cell: Tag) -> bool:
+    return cell.get_text().strip().endswith(("...", "…"))
+
+
+def problems(page: str) -> list[str]:
+    """Everything on an HTML page that a reader should not see, one line each."""
+    article = BeautifulSoup(page, "html.parser").select_one("article.bd-article")
+    found = [f"table cell cut off: {cell.get_text().strip()[-60:]!r}"
+             for cell in article.select("td, th") if _cell_ends(cell)]
+    for output in article.select("div.cell_output"):
+        text = output.get_text()
+        found += [f"object repr in an output: {_around(text, r)!r}" for r in REPRS if r in text]
+    for block in article.select("div.highlight pre"):
+        if _folded(block) or block.find_parent("div", class_="cell_output"):
+            continue
+        found += [f"code line of {len(line)} characters: {line[:70]!r}..."
+                  for line in block.get_text().splitlines() if len(line) > MAX_CODE]
+    prose = BeautifulSoup(str(article), "html.parser")
+    for element in prose.select("pre, code, .math, script, style, div.cell_input, div.highlight"):
+        element.decompose()
+    text = prose.get_text(" ")
+    found += [f"raw MyST {syntax!r}: {_around(text, syntax)!r}"
+              for syntax in RAW_MYST if syntax in text]
+    return found
+
+
+def transparent_figures(html: Path) -> list[str]:
+    """The PNG figures of a page whose corners are not opaque."""
+    article = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser").select_one(
+        "article.bd-article")
+    found = []
+    for img in article.select("div.cell_output img"):
+        with Image.open(html.parent / img["src"]) as image:
+            rgba = image.convert("RGBA")
+            corners = [rgba.getpixel((x, y)) for x in (0, rgba.width - 1)
+                       for y in (0, rgba.height - 1)]
+        if any(alpha < 255 for *_, alpha in corners):
+            found.append(f"figure with a transparent background: {img['src']}")
+    return found
+
+
+def _around(text: str, needle: str, width: int = 40) -> str:
+    i = text.index(needle)
+    return re.sub(r"\s+", " ", text[max(0, i - width):i + len(needle) + width]).strip()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_reads_well(book, page):
+    html = book[2] / f"{page}.html"
+    assert html.exists(), f"{page}.html was not built"
+    found = problems(html.read_text(encoding="utf-8")) + transparent_figures(html)
+    assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
+
+
+# ------------------------------------------------------------- the checks can fail
+def _page(body: str) -> str:
+    return f'<html><body><article class="bd-article">{body}</article></body></html>'
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("<table><tr><td>texture = clear &amp; root = slightly curly &amp; colo...</td></tr>"
+     "</table>", "table cell cut off: 'texture = clear & root = slightly curly & colo...'"),
+    ("<table><tr><th>(seed 000: 不…</th></tr></table>", "table cell cut off: '(seed 000: 不…'"),
+    ('<div class="cell_output"><pre>&lt;Figure size 640x480 with 1 Axes&gt;</pre></div>',
+     "object repr in an output: '<Figure size 640x480 with 1 Axes>'"),
+    ('<div class="cell_output"><pre>np.float64(0.38)</pre></div>',
+     "object repr in an output: 'np.float64(0.38)'"),
+    ("<p>the gain is {glue:text}`gain:.3f` bits</p>",
+     "raw MyST '{glue': 'the gain is {glue:text}`gain:.3f` bits'"),
+    ("<p>see {ref}`erratum-1`</p>", "raw MyST '{ref}`': 'see {ref}`erratum-1`'"),
+    ("<p>:::{exercise} Title</p>", "raw MyST ':::': ':::{exercise} Title'"),
+    ("<p>$$ H = 1 $$</p>", "raw MyST '$$': '$$ H = 1 $$'"),
+    ('<div class="highlight"><pre>' + "x = 1  # " + "a" * 90 + "</pre></div>",
+     "code line of 99 characters: 'x = 1  # " + "a" * 61 + "'..."),
+])
+def test_checks_find_each_problem(body, expected):
+    assert problems(_page(body))[:1] == [expected]
+
+
+@pytest.mark.parametrize("body", [
+    "<table><tr><td>0.381</td><td>…</td></tr></table>".replace("<td>…</td>", "<td>✓</td>"),
+    '<div class="cell_input"><div class="highlight"><pre>x = np.float64(1)</pre></div></div>',
+    "<p>write <code>{glue:text}`name`</code> in markdown</p>",
+    '<p><span class="math">$$ x $$</span></p>',
+    '<div class="cell tag_hide-input"><div class="highlight"><pre>' + "y" * 120
+    + "</pre></div></div>",
+    '<div class="cell_output"><pre>|--- … 4 leaves, n 3</pre></div>',  # an export_text stub
+])
+def test_checks_pass_what_a_reader_may_see(body):
+    assert problems(_page(body)) == []
+
+
+def test_transparent_figure_is_found(tmp_path):
+    for name, colour in (("clear.png", (255, 255, 255, 0)), ("white.png", (255, 255, 255, 255))):
+        Image.new("RGBA", (4, 4), colour).save(tmp_path / name)
+    page = tmp_path / "page.html"
+    page.write_text(_page('<div class="cell_output"><img src="clear.png"/><img src="white.png"/>'
+                          "</div>"), encoding="utf-8")
+    assert transparent_figures(page) == ["figure with a transparent background: clear.png"]
