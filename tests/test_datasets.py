@@ -1,11 +1,16 @@
 """The datasets: shapes, Zhou's category order, Chinese values, and the published counts."""
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pandas as pd
 import pytest
+from references import write_arff
 
-from dtree.datasets import (ZH_EN, load_colour_depth, load_house_school, load_loan_default,
-                            load_mushroom, load_watermelon, load_watermelon_split)
+from dtree.datasets import (ARFF_DATASETS, ZH_EN, load_arff, load_colour_depth,
+                            load_house_school, load_loan_default, load_mushroom, load_watermelon,
+                            load_watermelon_split, read_arff)
 
 ZHOU_ORDER = {  # Zhou (2016) table 4.1 and sec. 4.4.2
     "colour": ["green", "dark", "light"],
@@ -169,3 +174,142 @@ def test_loaders_return_fresh_copies():
     a = load_watermelon()
     a.iloc[0, 0] = "dark"
     assert load_watermelon().iloc[0, 0] == "green"
+
+
+# --- the Weka ARFF files: counts from data/README.md (grep/awk on the raw files) ---
+
+ARFF_COUNTS = {  # name: (rows, attributes incl. class, '?' cells, rows with a '?')
+    "weather.nominal": (14, 5, 0, 0), "weather.numeric": (14, 5, 0, 0),
+    "vote": (435, 17, 392, 203), "breast-cancer": (286, 10, 9, 9),
+    "contact-lenses": (24, 5, 0, 0), "soybean": (683, 36, 2337, 121),
+    "labor": (57, 17, 326, 56), "credit-g": (1000, 21, 0, 0),
+}
+
+
+def test_arff_list_is_complete():
+    assert sorted(ARFF_DATASETS) == sorted(ARFF_COUNTS)
+
+
+@pytest.mark.parametrize("name", ARFF_DATASETS)
+def test_arff_shapes_and_missing_counts(name):
+    rows, columns, missing, rows_missing = ARFF_COUNTS[name]
+    frame = load_arff(name)
+    assert frame.shape == (rows, columns)
+    assert frame.isna().sum().sum() == missing
+    assert frame.isna().any(axis=1).sum() == rows_missing
+    X, y = load_arff(name, return_X_y=True)
+    assert X.shape == (rows, columns - 1) and y.name == frame.columns[-1]
+    assert y.notna().all()
+    for column in frame:
+        assert isinstance(frame[column].dtype, pd.CategoricalDtype) or \
+            frame[column].dtype == "float64"
+
+
+def test_arff_class_counts():
+    # the UCI files' class counts (data/README.md): vote 267/168, breast-cancer 201/85
+    assert load_arff("vote")["Class"].value_counts().to_dict() == {"democrat": 267,
+                                                                   "republican": 168}
+    assert load_arff("breast-cancer")["Class"].value_counts().to_dict() == {
+        "no-recurrence-events": 201, "recurrence-events": 85}
+    assert load_arff("weather.nominal")["play"].value_counts().to_dict() == {"yes": 9, "no": 5}
+
+
+def test_arff_missing_per_column():
+    vote = load_arff("vote")  # per vote column, UCI's house-votes-84 counts
+    assert vote.isna().sum().tolist() == [12, 48, 11, 11, 15, 11, 14, 15, 22, 7, 21, 31, 25,
+                                          17, 28, 104, 0]
+    cancer = load_arff("breast-cancer").isna().sum()
+    assert cancer[cancer > 0].to_dict() == {"node-caps": 8, "breast-quad": 1}
+
+
+def test_arff_categories_in_declared_order():
+    assert list(load_arff("contact-lenses")["age"].cat.categories) == [
+        "young", "pre-presbyopic", "presbyopic"]
+    assert list(load_arff("contact-lenses")["contact-lenses"].cat.categories) == [
+        "soft", "hard", "none"]
+    credit = load_arff("credit-g")
+    assert list(credit["checking_status"].cat.categories) == [
+        "<0", "0<=X<200", ">=200", "no checking"]  # quoted values with '<', '=' and spaces
+    assert list(credit["employment"].cat.categories) == [
+        "unemployed", "<1", "1<=X<4", "4<=X<7", ">=7"]
+    assert list(load_arff("breast-cancer")["deg-malig"].cat.categories) == ["1", "2", "3"]
+    soybean = load_arff("soybean")  # "{..., same-lst-two-yrs, same-lst-sev-yrs}": space dropped
+    assert list(soybean["crop-hist"].cat.categories)[-1] == "same-lst-sev-yrs"
+    assert len(soybean["class"].cat.categories) == 19
+    assert list(load_arff("weather.nominal")["windy"].cat.categories) == ["TRUE", "FALSE"]
+    assert list(load_arff("labor")["class"].cat.categories) == ["bad", "good"]
+
+
+def test_arff_values():
+    weather = load_arff("weather.nominal")  # Mitchell's table 3.2, days D1..D14 in order
+    assert weather.iloc[0].tolist() == ["sunny", "hot", "high", "FALSE", "no"]
+    assert weather.iloc[13].tolist() == ["rainy", "mild", "high", "TRUE", "no"]
+    numeric = load_arff("weather.numeric")
+    assert numeric["temperature"].tolist()[:3] == [85, 80, 83]
+    assert numeric["humidity"].iloc[2] == 86  # Weka's value; Quinlan's golf.data has 78
+    credit = load_arff("credit-g")  # first data line of the file
+    assert credit.iloc[0].tolist() == [
+        "<0", 6, "critical/other existing credit", "radio/tv", 1169, "no known savings", ">=7",
+        4, "male single", "none", 4, "real estate", 67, "none", "own", 2, "skilled", 1, "yes",
+        "yes", "good"]
+    labor = load_arff("labor")  # "2,4.5,5.8,?,?,35,'ret_allw',?,?,'yes',11,..."
+    assert labor.iloc[1, :3].tolist() == [2, 4.5, 5.8] and labor.iloc[1, 3:5].isna().all()
+    assert labor.attrs["relation"] == "labor-neg-data"
+
+
+ARFF_TEXT = """% a comment
+@RELATION 'odd names'
+
+@Attribute 'name with spaces' {'a b', "it's", plain}
+@ATTRIBUTE size\tREAL
+@attribute\t'quote\\'s' {'?', x}   % trailing comment
+@attribute class {yes,no}
+
+@DATA
+% comment in the data
+'a b', 1.5, '?', yes
+"it's",?,x,no % comment after a row
+plain , -2e3 ,?, no
+"""
+
+
+def test_read_arff_quoting_comments_and_case():
+    frame = read_arff(io.StringIO(ARFF_TEXT))
+    assert frame.attrs["relation"] == "odd names"
+    assert list(frame.columns) == ["name with spaces", "size", "quote's", "class"]
+    assert list(frame["name with spaces"].cat.categories) == ["a b", "it's", "plain"]
+    assert frame["name with spaces"].tolist() == ["a b", "it's", "plain"]
+    assert frame["size"].tolist()[0::2] == [1.5, -2000.0] and np.isnan(frame["size"][1])
+    # a quoted '?' is the value "?", an unquoted ? is missing
+    assert frame["quote's"].astype(object).tolist()[:2] == ["?", "x"]
+    assert pd.isna(frame["quote's"][2])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("@relation r\n@attribute a {x}\n@data\n{0 x}\n", "sparse"),
+    ("@relation r\n@attribute a {x}\n@data\ny\n", "undeclared"),
+    ("@relation r\n@attribute a {x}\n@attribute b {x}\n@data\nx\n", "1 values for 2"),
+    ("@relation r\n@attribute a date\n@data\n", "type"),
+    ("@relation r\n@attribute a {x}\n", "no @data"),
+    ("@relation r\n@attribute a {x}\n@data\n'x\n", "unterminated"),
+    ("@relation r\n@attribute 'a {x}\n@data\n", "unterminated"),
+    ("@relation r\n@attribute a {x}\n@attribute a {y}\n@data\n", "declared twice"),
+    ("@relation r\n@attribute a numeric\n@data\nten\n", "numeric attribute 'a'"),
+])
+def test_read_arff_rejects(text, message):
+    with pytest.raises(ValueError, match=message):
+        read_arff(io.StringIO(text))
+
+
+def test_load_arff_bad_name():
+    with pytest.raises(ValueError, match="weather.nominal"):
+        load_arff("weather")  # the message lists the available names
+
+
+@pytest.mark.parametrize("name", ARFF_DATASETS)
+def test_arff_round_trips_through_the_writer(name, tmp_path):
+    frame = load_arff(name)
+    write_arff(frame, tmp_path / "copy.arff", relation=frame.attrs["relation"])
+    copy = read_arff(tmp_path / "copy.arff")
+    assert copy.equals(frame) and copy.attrs == frame.attrs
+    assert all(copy[c].dtype == frame[c].dtype for c in frame)  # same categories, same order

@@ -4,17 +4,22 @@ Each loader returns a pandas DataFrame with English names by default; ``lang="zh
 original Chinese headers and values of Zhou (2016). Categorical columns are pandas categoricals
 whose categories are in order of first appearance in the complete table 4.1, which is the order
 Zhou lists them in.
+The ARFF files (Weka's copies of UCI data sets) load through :func:`load_arff`, with nominal
+attributes as categoricals in the order the file's header declares them.
 Provenance and licences: ``data/README.md`` beside this file.
 """
 from __future__ import annotations
 
+import io
+import os
 from importlib import resources
 
 import numpy as np
 import pandas as pd
 
 __all__ = ["ZH_EN", "load_watermelon", "load_watermelon_split", "load_house_school",
-           "load_colour_depth", "load_loan_default", "load_mushroom"]
+           "load_colour_depth", "load_loan_default", "load_mushroom", "ARFF_DATASETS",
+           "load_arff", "read_arff"]
 
 #: Chinese term -> English term, for headers and values (the book's glossary draws on it)
 ZH_EN = {
@@ -137,3 +142,130 @@ def load_mushroom(return_X_y: bool = False):
     frame = frame.astype("category")
     frame["class"] = np.where(target == "e", "edible", "poisonous")
     return _split_target(frame, return_X_y)
+
+
+#: the ARFF files shipped in data/ (Weka's wekadocs/data copies; see data/README.md)
+ARFF_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "labor", "soybean", "vote",
+                 "weather.nominal", "weather.numeric")
+_ARFF_NUMERIC = ("numeric", "real", "integer")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def _fields(text: str, separators: str = ",") -> list[tuple[str, bool]]:
+    """Split ARFF text at unquoted separators: (value, was_quoted) pairs, values stripped and
+    unquoted ('...' or "..." with backslash escapes); an unquoted % starts a comment."""
+    fields, chars, quote, closed, i = [], [], None, False, 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\" and i + 1 < len(text):
+                i += 1
+                chars.append(_ESCAPES.get(text[i], text[i]))
+            elif c == quote:
+                quote, closed = None, True
+            else:
+                chars.append(c)
+        elif c == "%":
+            break
+        elif c in separators:
+            fields.append(("".join(chars), True) if closed else ("".join(chars).strip(), False))
+            chars, closed = [], False
+        elif c.isspace() and (closed or not chars):
+            pass
+        elif closed:
+            raise ValueError(f"ARFF: text after a closing quote in {text!r}")
+        elif c in "'\"" and not chars:
+            quote = c
+        else:
+            chars.append(c)
+        i += 1
+    if quote:
+        raise ValueError(f"ARFF: unterminated quote in {text!r}")
+    fields.append(("".join(chars), True) if closed else ("".join(chars).strip(), False))
+    return fields
+
+
+def _attribute(line: str) -> tuple[str, str | list[str]]:
+    """``@attribute NAME TYPE`` -> (name, "numeric" | [declared nominal values])."""
+    rest = line[len("@attribute"):].strip()
+    if rest[:1] in ("'", '"'):
+        end = next((i for i in range(1, len(rest)) if rest[i] == rest[0] and rest[i - 1] != "\\"),
+                   None)
+        if end is None:
+            raise ValueError(f"ARFF: unterminated quote in {line!r}")
+        name, kind = _fields(rest[:end + 1])[0][0], rest[end + 1:].strip()
+    else:
+        name, kind = (rest.replace("{", " {", 1).split(None, 1) + [""])[:2]
+    if kind.startswith("{"):
+        if "}" not in kind:
+            raise ValueError(f"ARFF: nominal attribute {name!r} has no closing brace")
+        return name, [value for value, _ in _fields(kind[1:kind.rindex("}")])]
+    kind = kind.split("%")[0].strip().lower()
+    if kind in _ARFF_NUMERIC:
+        return name, "numeric"
+    raise ValueError(f"ARFF: attribute {name!r} has type {kind!r}; only nominal and numeric "
+                     "attributes are supported")
+
+
+def read_arff(source: str | os.PathLike | io.TextIOBase) -> pd.DataFrame:
+    """Read a dense ARFF file (Weka's format): nominal attributes become categoricals with the
+    header's declared order, numeric ones float; an unquoted ``?`` is missing.
+    Keywords are case-insensitive, ``%`` starts a comment. The relation name is in
+    ``frame.attrs["relation"]``."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8") as f:
+            return read_arff(f)
+    relation, attributes, rows, in_data = None, [], [], False
+    for number, line in enumerate(source, start=1):
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        if not in_data:
+            keyword = line.split(None, 1)[0].lower()
+            if keyword == "@relation":
+                relation = _fields(line[len("@relation"):], separators="")[0][0]
+            elif keyword == "@attribute":
+                attributes.append(_attribute(line))
+                if attributes[-1][0] in [name for name, _ in attributes[:-1]]:
+                    raise ValueError(f"ARFF line {number}: attribute {attributes[-1][0]!r} "
+                                     "is declared twice")
+            elif keyword == "@data":
+                in_data = True
+            else:
+                raise ValueError(f"ARFF line {number}: unexpected {line[:40]!r} in the header")
+            continue
+        if line.startswith("{"):
+            raise ValueError(f"ARFF line {number}: sparse data is not supported")
+        values = _fields(line)
+        if len(values) != len(attributes):
+            raise ValueError(f"ARFF line {number}: {len(values)} values for "
+                             f"{len(attributes)} attributes")
+        rows.append([None if value == "?" and not quoted else value for value, quoted in values])
+    if not in_data or not attributes:
+        raise ValueError("ARFF: no @attribute lines or no @data section")
+    columns = list(zip(*rows)) if rows else [()] * len(attributes)
+    frame = pd.DataFrame(index=pd.RangeIndex(len(rows)))
+    for (name, kind), values in zip(attributes, columns):
+        if kind == "numeric":
+            try:
+                frame[name] = pd.to_numeric(pd.Series(values, dtype=object)).astype(float)
+            except ValueError as error:
+                raise ValueError(f"ARFF: numeric attribute {name!r}: {error}") from None
+        else:
+            undeclared = set(values) - set(kind) - {None}
+            if undeclared:
+                raise ValueError(f"ARFF: attribute {name!r} has undeclared values "
+                                 f"{sorted(undeclared)}; declared: {kind}")
+            frame[name] = pd.Categorical(values, categories=kind)
+    frame.attrs["relation"] = relation
+    return frame
+
+
+def load_arff(name: str, return_X_y: bool = False):
+    """One of the Weka ARFF files in ``ARFF_DATASETS`` (name without ``.arff``), read by
+    :func:`read_arff`; the last attribute is the class (the target)."""
+    if name not in ARFF_DATASETS:
+        raise ValueError(f"name must be one of {list(ARFF_DATASETS)}, got {name!r}")
+    with resources.files(__name__).joinpath("data", f"{name}.arff").open(
+            "r", encoding="utf-8") as f:
+        return _split_target(read_arff(f), return_X_y)
