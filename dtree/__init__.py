@@ -3,7 +3,7 @@
 The library behind the open textbook in ``book/``; every number in the book is computed here.
 """
 from . import datasets, verify
-from .estimators import ID3Classifier
+from .estimators import C45Classifier, ID3Classifier
 from .export import export_text
 from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
                        misclassification)
@@ -12,8 +12,8 @@ from .splits import best_threshold
 from .tree import Node
 
 __all__ = [
-    "ID3Classifier", "Node", "best_threshold", "datasets", "entropy", "export_text",
-    "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "misclassification",
-    "plot_tree", "verify",
+    "C45Classifier", "ID3Classifier", "Node", "best_threshold", "datasets", "entropy",
+    "export_text", "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value",
+    "misclassification", "plot_tree", "verify",
 ]
 __version__ = "0.1.0"

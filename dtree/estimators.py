@@ -4,6 +4,7 @@
 estimator       criterion         numeric attributes        categorical attributes
 ==============  ================  ========================  ======================
 ID3Classifier   information gain  each value is a category  multiway split
+C45Classifier   gain ratio        threshold split           multiway split
 ==============  ================  ========================  ======================
 """
 from __future__ import annotations
@@ -25,7 +26,14 @@ from ._validation import (Feature, as_array, check_integer, check_number,
 from .grow import SplitRules, StoppingRules, grow
 from .tree import Node, predict_values
 
-__all__ = ["ID3Classifier"]
+__all__ = ["ID3Classifier", "C45Classifier"]
+
+
+def _check_option(value, name: str, options: tuple) -> None:
+    """A ValueError naming the accepted values unless ``value`` is one of ``options``."""
+    if not any(value is option or (isinstance(value, str) and value == option)
+               for option in options):
+        raise ValueError(f"{name} must be one of {options}, got {value!r}")
 
 
 def _labels_1d(y) -> np.ndarray | object:
@@ -67,6 +75,10 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             check_number(self.min_impurity_decrease, "min_impurity_decrease", low=0),
             check_number(self.purity_threshold, "purity_threshold", low=0, high=1, low_open=True))
 
+    def _split_rules(self) -> SplitRules:
+        """How nodes are split, after checking the parameters that say so."""
+        return SplitRules(self._criterion)
+
     def _priority(self, features: list[Feature]) -> np.ndarray:
         """Rank of each feature when scores tie: column order, or the order of tie_break."""
         names = [f.name for f in features]
@@ -103,7 +115,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             row of weight 0 is as if absent: it counts toward no rule (``min_samples_split``)
             and its values make no branch; its label stays in ``classes_``.
         """
-        stopping = self._check_params()
+        stopping, rules = self._check_params(), self._split_rules()
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
         y_codes, classes = encode_labels(y, name="y")
@@ -119,8 +131,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             columns, y_codes, w = take_rows(columns, kept), y_codes[kept], w[kept]
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
         priority = self._priority(features)
-        tree = grow(matrix, features, y_codes, len(classes), w, SplitRules(self._criterion),
-                    stopping, priority)
+        tree = grow(matrix, features, y_codes, len(classes), w, rules, stopping, priority)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
@@ -195,3 +206,75 @@ class ID3Classifier(_TreeClassifier):
         self.min_impurity_decrease = min_impurity_decrease
         self.purity_threshold = purity_threshold
         self.tie_break = tie_break
+
+
+class C45Classifier(_TreeClassifier):
+    """C4.5 (Quinlan 1993) as Zhou (2016, sec. 4.3-4.4) teaches it: gain ratio, thresholds on
+    numeric attributes, fractional weights for missing values.
+
+    A categorical attribute splits multiway and is then used up on that path. A numeric one
+    splits at a threshold, ``value <= t`` going left, t being the midpoint of two adjacent
+    distinct values with the highest information gain (Zhou eq. 4.8); it stays available below
+    its own split. The attributes are compared by gain ratio, Gain / IV (Zhou eq. 4.3), where
+    IV counts the rows with a missing value as one more group (two branches and that group for
+    a threshold). Every attribute that can split a node has IV > 0. With
+    ``gain_filter="average"`` only the attributes whose gain is at least the average gain of the
+    node's candidates compete (a gain equal to the average, up to round-off, passes): the
+    heuristic that keeps the gain ratio from favouring a split with a tiny IV.
+
+    Missing values (``missing="fractional"``, Zhou sec. 4.4.2): the gain is computed on the rows
+    whose value is known and multiplied by their weight share rho; a row whose tested value is
+    missing enters every branch with its weight times the branch's share of the known weight.
+    At predict time such a row follows every branch, weighted by the training fractions. Every
+    count in the tree is a weighted count. A value unseen at fit is treated as missing.
+
+    Parameters
+    ----------
+    max_depth
+        Stop splitting at this depth (the root has depth 0); None for no limit.
+    min_samples_split
+        A node with fewer rows is a leaf (a row of weight 0 is not a row; see ``fit``).
+    min_samples_leaf
+        A split is allowed only if every branch that receives rows receives at least this many
+        rows (not weights, as ``min_samples_split``; a row whose tested value is missing counts
+        in every branch). Only the cuts that satisfy it are candidate thresholds. A node with no
+        allowed split is a leaf.
+    min_impurity_decrease
+        A node whose chosen split has a smaller gain (in bits, at that node) is a leaf.
+    purity_threshold
+        A node whose majority class has at least this weight share is a leaf.
+    tie_break
+        How equal gain ratios are decided: "first" (column order) or a list of feature names in
+        order of preference. A threshold tie goes to the smallest threshold.
+    variant
+        "textbook": C4.5 as Zhou and the book's sources teach it (the only variant so far).
+    gain_filter
+        "average" (the heuristic above) or None (every candidate competes on gain ratio alone).
+    missing
+        "fractional": missing values as described above (the only option so far).
+    """
+
+    _criterion = "gain_ratio"
+    _numeric_thresholds = True
+
+    def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
+                 min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
+                 purity_threshold: float = 1.0, tie_break: str | Sequence[str] = "first",
+                 variant: str = "textbook", gain_filter: str | None = "average",
+                 missing: str = "fractional"):
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.purity_threshold = purity_threshold
+        self.tie_break = tie_break
+        self.variant = variant
+        self.gain_filter = gain_filter
+        self.missing = missing
+
+    def _split_rules(self) -> SplitRules:
+        _check_option(self.variant, "variant", ("textbook",))
+        _check_option(self.gain_filter, "gain_filter", ("average", None))
+        _check_option(self.missing, "missing", ("fractional",))
+        return SplitRules(self._criterion, self.gain_filter,
+                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1))

@@ -33,6 +33,7 @@ STOP_REASONS = {
     "purity_threshold": "the majority class reached purity_threshold",
     "no_attributes": "no attributes are left to test",
     "no_split": "the rows agree on every remaining attribute",
+    "min_samples_leaf": "every split would leave a branch with fewer than min_samples_leaf rows",
     "min_impurity_decrease": "the best split's gain is below min_impurity_decrease",
 }
 
@@ -47,10 +48,20 @@ class SplitRules:
     """How nodes are split; each algorithm of the book is one configuration.
 
     ``criterion`` is what ranks the attributes, a key of ``dtree.impurity.SCORES``:
-    ``"info_gain"`` for ID3. Categorical attributes split multiway, numeric ones at a threshold.
+    ``"info_gain"`` for ID3, ``"gain_ratio"`` for C4.5. Categorical attributes split multiway,
+    numeric ones at the threshold of highest gain, the decrease of the criterion's impurity
+    (Zhou 2016, eq. 4.8, for entropy).
+
+    ``gain_filter="average"`` lets only the attributes whose gain is at least the average gain
+    compete (C4.5's heuristic; Quinlan 1993; Zhou 2016, p. 78): the average is over the
+    candidates, the attributes that can split the node, and a gain within ``TIE_TOLERANCE`` of
+    it passes. ``min_samples_leaf``: a split is allowed only if every branch that receives rows
+    receives at least this many (a row with a missing value counts in every branch it enters).
     """
 
     criterion: str = "info_gain"
+    gain_filter: str | None = None
+    min_samples_leaf: int = 1
 
 
 @dataclass(frozen=True)
@@ -179,14 +190,20 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     if reason:
         node.stop_reason = reason
         return None
-    found = candidate_splits(data, rows, weights, order, available, rules.criterion)
+    found = candidate_splits(data, rows, weights, order, available, rules.criterion,
+                             min_leaf=rules.min_samples_leaf)
     node.scores = dict(zip(found.names, found.scores))
+    node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
-        node.stop_reason = "no_split"
+        node.stop_reason = "min_samples_leaf" if found.blocked else "no_split"
         return None
-    best = max(found.scores)
-    tolerance = TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(best)
-    tied = [k for k, score in enumerate(found.scores) if best - score <= tolerance]
+    competing = range(len(found.scores))
+    if rules.gain_filter == "average":
+        average = sum(found.gains) / len(found.gains)
+        competing = [k for k in competing if _at_least(found.gains[k], average)]
+        node.shortlist = tuple(found.names[k] for k in competing)
+    best = max(found.scores[k] for k in competing)
+    tied = [k for k in competing if _at_least(found.scores[k], best)]
     chosen = min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
@@ -194,6 +211,12 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
         node.stop_reason = "min_impurity_decrease"
         return None
     return found.split(chosen)
+
+
+def _at_least(value: float, reference: float) -> bool:
+    """value >= reference, up to ``TIE_TOLERANCE`` (equal scores are ties)."""
+    tolerance = TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
+    return reference - value <= tolerance
 
 
 def _attach_split(node: Node, split: Split, features: list[Feature], shared: dict) -> None:

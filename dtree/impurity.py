@@ -37,7 +37,10 @@ def _proportions(counts: np.ndarray) -> np.ndarray:
 
 
 def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
-    """Ent(D) = -sum_k p_k log2 p_k, with 0 log 0 = 0 (Quinlan 1986; Zhou 2016, eq. 4.1)."""
+    """Ent(D) = -sum_k p_k log2 p_k, with 0 log 0 = 0.
+
+    Quinlan 1986; Zhou 2016, eq. 4.1.
+    """
     p = _proportions(np.asarray(counts, dtype=float))
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1)), 0.0)
@@ -45,7 +48,10 @@ def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
 
 
 def gini_of_counts(counts: np.ndarray) -> np.ndarray:
-    """Gini(D) = 1 - sum_k p_k^2 (Breiman et al. 1984; Zhou 2016, eq. 4.5); 0 for no weight."""
+    """Gini(D) = 1 - sum_k p_k^2; 0 for no weight.
+
+    Breiman et al. 1984; Zhou 2016, eq. 4.5.
+    """
     p = _proportions(np.asarray(counts, dtype=float))
     return np.where(p.sum(axis=-1) > 0, 1.0 - (p**2).sum(axis=-1), 0.0)
 

@@ -99,7 +99,7 @@ def midpoint(lower, upper):
 # ------------------------------------------------------------------------------ split search
 @njit(cache=True)
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio):
+                     by_ratio, min_leaf):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
@@ -107,13 +107,17 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
 
     A categorical attribute splits multiway (one branch per category); a numeric one at the best
     threshold ``x <= t``, chosen by gain (or by gain ratio if ``by_ratio``), the smallest t on a
-    tie. Returns, per attribute: gain, split information IV, known weight fraction rho,
-    threshold (NaN for multiway), number of candidate cuts, number of branches with weight.
+    tie. A split is *allowed* if every branch that receives rows receives at least ``min_leaf``
+    of them, a row with a missing value counting in every branch it enters; only allowed cuts
+    are candidates. Returns, per attribute: gain, split information IV, known weight fraction
+    rho, threshold (NaN for multiway) of the best allowed split, number of allowed candidate
+    cuts, number of branches with weight, and whether some split is allowed.
     """
     n = len(attrs)
     gain, iv, rho = np.zeros(n), np.zeros(n), np.zeros(n)
     threshold = np.full(n, np.nan)
     n_cuts, n_branches = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    allowed = np.zeros(n, np.bool_)
     n_stats = n_statistics(n_classes)
     total = np.zeros(n_stats)
     for i in range(len(rows)):
@@ -123,45 +127,60 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     for a in range(n):
         most = max(most, n_categories[attrs[a]])
     table = np.zeros((most, n_stats))  # multiway workspace: statistics per category
+    sizes = np.zeros(most, np.int64)  # and rows per category
     for a in range(n):
         column = XT[attrs[a]]
         if n_categories[attrs[a]] > 0:
-            gain[a], iv[a], rho[a], n_branches[a] = _multiway(
-                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, W)
-            n_cuts[a] = n_branches[a] - 1
+            gain[a], iv[a], rho[a], n_branches[a], allowed[a] = _multiway(
+                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
+                min_leaf)
+            n_cuts[a] = n_branches[a] - 1 if allowed[a] else 0
         else:
-            gain[a], iv[a], rho[a], threshold[a], n_cuts[a] = _best_cut(
-                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total)
-            n_branches[a] = 2 if n_cuts[a] > 0 else 1
-    return gain, iv, rho, threshold, n_cuts, n_branches
+            gain[a], iv[a], rho[a], threshold[a], n_cuts[a], n_branches[a] = _best_cut(
+                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total,
+                min_leaf)
+            allowed[a] = n_cuts[a] > 0
+    return gain, iv, rho, threshold, n_cuts, n_branches, allowed
 
 
 @njit(cache=True)
-def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, W):
-    """One branch per category: a table of statistics per category code, then the gain."""
+def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, min_leaf):
+    """One branch per category: a table of statistics and rows per category code, then the
+    gain; the split is allowed if each branch with rows gets ``min_leaf`` (missing rows count
+    in every branch)."""
     table[:n_codes] = 0.0
+    sizes[:n_codes] = 0
     known = np.zeros(table.shape[1])
+    n_missing = 0
     for i in range(len(rows)):
         v = column[rows[i]]
-        if not math.isnan(v):
+        if math.isnan(v):
+            n_missing += 1
+        else:
             add_row(table[int(v)], y[rows[i]], w[i], n_classes)
             add_row(known, y[rows[i]], w[i], n_classes)
-    after, n_branches = 0.0, 0
+            sizes[int(v)] += 1
+    after, n_branches, allowed = 0.0, 0, True
     branch_weights = np.zeros(n_codes)
     for code in range(n_codes):
         branch_weights[code] = weight_of(table[code], n_classes)
         if branch_weights[code] > 0:
             n_branches += 1
             after += weighted_impurity(table[code], impurity)
+            allowed = allowed and sizes[code] + n_missing >= min_leaf
     known_w = weight_of(known, n_classes)
     gain = max(weighted_impurity(known, impurity) - after, 0.0) / W
-    return gain, split_information(branch_weights, W - known_w), known_w / W, n_branches
+    return (gain, split_information(branch_weights, W - known_w), known_w / W, n_branches,
+            allowed and n_branches >= 2)
 
 
 @njit(cache=True)
-def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total):
+def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf):
     """Go through the rows in the order of their values, moving them one by one from the right
-    side to the left, and score the cut at every midpoint between adjacent distinct values."""
+    side to the left, and score the cut at every midpoint between adjacent distinct values
+    that leaves ``min_leaf`` rows on each side (the rows with a missing value go to both).
+    Returns the best allowed cut's gain, IV, rho and threshold, the number of allowed cuts, and
+    the number of branches with weight (2 if the known values differ, else 1)."""
     n_stats = n_statistics(n_classes)
     missing, left, right = np.zeros(n_stats), np.zeros(n_stats), np.zeros(n_stats)
     n_known = len(order)  # the rows whose value is missing come last
@@ -172,12 +191,17 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total):
     W, known_w = weight_of(total, n_classes), weight_of(known, n_classes)
     known_impurity = weighted_impurity(known, impurity)
     branch_weights = np.zeros(2)
+    n_missing = len(order) - n_known
     best_score, best_gain, best_left_w, best_t, n_cuts = -1.0, 0.0, 0.0, np.nan, 0
+    n_branches = 1
     for k in range(n_known - 1):
         i = order[k]
         add_row(left, y[rows[i]], w[i], n_classes)
         lower, upper = column[rows[i]], column[rows[order[k + 1]]]
         if lower == upper:
+            continue
+        n_branches = 2
+        if min(k + 1, n_known - k - 1) + n_missing < min_leaf:
             continue
         n_cuts += 1
         for s in range(n_stats):
@@ -192,7 +216,7 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total):
             best_score, best_gain, best_t = score, gain, midpoint(lower, upper)
             best_left_w = weight_of(left, n_classes)
     best_iv = _cut_information(best_left_w, known_w, W, branch_weights)
-    return best_gain, best_iv, known_w / W, best_t, n_cuts
+    return best_gain, best_iv, known_w / W, best_t, n_cuts, n_branches
 
 
 @njit(cache=True)

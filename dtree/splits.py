@@ -79,15 +79,18 @@ class TrainingSet:
 
 @dataclass(frozen=True)
 class Candidates:
-    """The attributes that split a node (more than one branch receives weight), in column
-    order: their column indices and names, and the score, gain and threshold (NaN for a multiway
-    split) of each one's best split. Plain lists: a node has only a handful of attributes."""
+    """The attributes that split a node (more than one branch receives weight, each branch
+    with rows at least ``min_leaf`` of them), in column order: their column indices and names,
+    and the score, gain and threshold (NaN for a multiway split) of each one's best split;
+    ``blocked`` names the attributes that would split the node but only with a smaller branch.
+    Plain lists: a node has only a handful of attributes."""
 
     features: list[int]
     names: list[str]
     scores: list[float]
     gains: list[float]
     thresholds: list[float]
+    blocked: list[str]
 
     def split(self, k: int) -> Split:
         t = self.thresholds[k]
@@ -95,18 +98,27 @@ class Candidates:
 
 
 def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
-                     order: np.ndarray, attributes: np.ndarray, criterion: str) -> Candidates:
+                     order: np.ndarray, attributes: np.ndarray, criterion: str,
+                     cut_by_ratio: bool = False, min_leaf: int = 1) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
-    ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``)."""
+    ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
+
+    The score is the gain, or for ``"gain_ratio"`` Gain / IV (Zhou 2016, eq. 4.3; IV counts the
+    rows with a missing value as one more group, as C4.5 does). A numeric attribute's threshold
+    is the cut of highest gain (Zhou 2016, eq. 4.8), or of highest gain ratio if
+    ``cut_by_ratio``, among the cuts that leave ``min_leaf`` rows in each branch.
+    """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
-    gain, iv, _, threshold, _, n_branches = kernels.score_attributes(
+    gain, iv, _, threshold, _, n_branches, allowed = kernels.score_attributes(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
-        data.n_categories, data.slot, criterion == "gain_ratio")
+        data.n_categories, data.slot, cut_by_ratio, min_leaf)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
-    real = [k for k, n in enumerate(n_branches.tolist()) if n >= 2]
+    real = np.flatnonzero(allowed).tolist()
+    blocked = attributes[(n_branches >= 2) & ~allowed].tolist()
     features = attributes[real].tolist()
     return Candidates(features, [data.names[j] for j in features], score[real].tolist(),
-                      gain[real].tolist(), threshold[real].tolist())
+                      gain[real].tolist(), threshold[real].tolist(),
+                      [data.names[j] for j in blocked])
 
 
 def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:
@@ -160,7 +172,7 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
     rows = np.flatnonzero(w > 0)
     data = TrainingSet.of(column[:, None], [Feature("x")], target, n_classes)
     found = candidate_splits(data, rows, w[rows], data.sorted_rows(rows), np.zeros(1, np.int64),
-                             criterion)
+                             criterion, cut_by_ratio=criterion == "gain_ratio")
     if not found.features:
         raise ValueError("x has fewer than two distinct known values among the rows of positive "
                          "weight: there is no threshold")

@@ -24,9 +24,11 @@ class Node:
     categorical values go to the child whose entry of ``category_sets`` holds them.
     ``branch_fractions`` are the training weight fractions of the children, used to send a row
     whose value is missing down every branch (Quinlan 1993). ``scores`` holds the score of every
-    attribute that splits the node (one taking a single value there is no candidate), ``ties``
-    the attributes whose score equalled the winner's, and a leaf's ``stop_reason`` says which
-    stopping rule made it a leaf.
+    attribute that splits the node (one taking a single value there is no candidate): the gain
+    (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
+    passed C4.5's gain filter (empty without a filter); ``ties`` the competing attributes whose
+    score equalled the winner's, and a leaf's ``stop_reason`` says which stopping rule made it
+    a leaf.
     """
 
     value: np.ndarray
@@ -43,6 +45,8 @@ class Node:
     branch_fractions: np.ndarray | None = None
     score: float | None = None
     scores: dict[str, float] = field(default_factory=dict)
+    gains: dict[str, float] = field(default_factory=dict)
+    shortlist: tuple[str, ...] = ()
     ties: tuple[str, ...] = ()
     stop_reason: str | None = None
     branch_of_code: np.ndarray | None = None
