@@ -4,7 +4,7 @@ The library behind the open textbook in ``book/``; every number in the book is c
 """
 from . import datasets, verify
 from .estimators import C45Classifier, ID3Classifier
-from .export import export_text
+from .export import export_text, leaf_table
 from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
                        misclassification)
 from .plot import plot_tree
@@ -14,6 +14,6 @@ from .tree import Node
 __all__ = [
     "C45Classifier", "ID3Classifier", "Node", "best_threshold", "datasets", "entropy",
     "export_text", "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value",
-    "misclassification", "plot_tree", "verify",
+    "leaf_table", "misclassification", "plot_tree", "verify",
 ]
 __version__ = "0.1.0"

@@ -1,12 +1,14 @@
-"""Trees as text: one line per node, indented by depth, with the weighted class counts."""
+"""Trees as text: one line per node, indented by depth, with the weighted class counts; and
+the leaves as a table, one row per leaf."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import NotFittedError
 
 from .tree import Node
 
-__all__ = ["export_text", "leaf_summary"]
+__all__ = ["export_text", "leaf_summary", "leaf_table"]
 
 STUB = "…"  # stands for a subtree below ``max_depth``
 
@@ -85,3 +87,37 @@ def export_text(model, target: str = "class", max_depth: int | None = None) -> s
                 stack.append((child, indent + "|   "))
                 stack.append(f"{indent}|--- {node.feature} {label}")
     return "\n".join(lines)
+
+
+def leaf_table(model) -> pd.DataFrame:
+    """One row per leaf, left to right, read as a rule: a column for each attribute tested
+    above some leaf (the branch taken, blank where the path does not test it; two tests of one
+    numeric attribute are joined with ", "), then the weighted class counts ("-" for an empty
+    branch) or a regressor's mean, the prediction and the stop reason. Indexed 1, 2, ..."""
+    root = fitted_tree(model)
+    classes = getattr(model, "classes_", None)
+    rows = []
+    stack = [(root, {})]
+    while stack:
+        node, path = stack.pop()
+        if node.is_leaf:
+            if node.stop_reason == "empty":
+                counts = "-"
+            elif classes is None:
+                counts = f"mean {node.prediction[0]:.4g}, n {weight_text(node.weighted_n_samples)}"
+            else:
+                counts = ", ".join(f"{c} {weight_text(v)}" for c, v in zip(classes, node.value))
+            predicted = (f"{node.prediction[0]:.4g}" if classes is None
+                         else str(classes[int(np.argmax(node.prediction))]))
+            rows.append({**path, "counts": counts, "predicts": predicted,
+                         "stop_reason": node.stop_reason})
+            continue
+        for label, child in reversed(list(zip(node.branch_labels(), node.children))):
+            answer = label.removeprefix("= ")
+            taken = f"{path[node.feature]}, {answer}" if node.feature in path else answer
+            stack.append((child, {**path, node.feature: taken}))
+    table = pd.DataFrame(rows)
+    tested = [c for c in table.columns if c not in ("counts", "predicts", "stop_reason")]
+    table[tested] = table[tested].fillna("")
+    table.index = pd.RangeIndex(1, len(table) + 1, name="leaf")
+    return table[tested + ["counts", "predicts", "stop_reason"]]

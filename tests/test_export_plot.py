@@ -13,6 +13,7 @@ from matplotlib.axes import Axes
 from PIL import Image
 from sklearn.exceptions import NotFittedError
 
+import dtree
 from dtree import ID3Classifier, Node, export_text, plot_tree
 from dtree.plot import MAX_HEIGHT, MAX_WIDTH
 
@@ -306,3 +307,28 @@ def test_white_opaque_background_and_9_point_text(wm20):
     height = label.get_window_extent(fig.canvas.get_renderer()).height * 72 / fig.dpi
     assert 9 <= height <= 12
     assert fig.get_size_inches()[0] <= MAX_WIDTH  # not shrunk on the page: 9 pt stays 9 pt
+
+
+def test_leaf_table_reads_each_leaf_as_a_rule():
+    # a and b tie at the root (gain H(1, 3) - 1/2 = 0.311 each); a is first. Below a = u, b
+    # separates the two rows; a = v is pure.
+    X = pd.DataFrame({"a": ["u", "u", "v", "v"], "b": ["p", "q", "p", "q"]})
+    y = ["no", "yes", "yes", "yes"]
+    table = dtree.leaf_table(dtree.ID3Classifier().fit(X, y))
+    assert table.index.tolist() == [1, 2, 3] and table.index.name == "leaf"
+    assert table.columns.tolist() == ["a", "b", "counts", "predicts", "stop_reason"]
+    assert table.values.tolist() == [
+        ["u", "p", "no 1, yes 0", "no", "pure"],
+        ["u", "q", "no 0, yes 1", "yes", "pure"],
+        ["v", "", "no 0, yes 2", "yes", "pure"],
+    ]
+
+
+def test_leaf_table_marks_empty_branches_and_needs_a_fitted_model():
+    X = pd.DataFrame({"a": pd.Categorical(["u", "u", "v"], categories=["u", "v", "w"])})
+    table = dtree.leaf_table(dtree.ID3Classifier().fit(X, ["no", "no", "yes"]))
+    assert table["a"].tolist() == ["u", "v", "w"]
+    assert table["counts"].tolist() == ["no 2, yes 0", "no 0, yes 1", "-"]
+    assert table["stop_reason"].tolist() == ["pure", "pure", "empty"]
+    with pytest.raises(NotFittedError):
+        dtree.leaf_table(dtree.ID3Classifier())
