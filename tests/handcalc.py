@@ -7,6 +7,16 @@ from __future__ import annotations
 
 from math import log2
 
+# Watermelon 2.0 (Zhou table 4.1): (ripe, unripe) counts of each value, in Zhou's order.
+WM20_COUNTS = {
+    "colour": [(3, 3), (4, 2), (1, 4)],     # green, dark, light
+    "root": [(5, 3), (3, 4), (0, 2)],       # curly, slightly curly, straight
+    "sound": [(6, 4), (2, 3), (0, 2)],      # muffled, dull, crisp
+    "texture": [(7, 2), (1, 4), (0, 3)],    # clear, slightly blurry, blurry
+    "navel": [(5, 2), (3, 3), (0, 4)],      # hollow, slightly hollow, flat
+    "touch": [(6, 6), (2, 3)],              # hard, soft
+}
+
 
 def H(*counts: float) -> float:
     """Entropy in bits of a class distribution given by (weighted) counts; 0 log 0 = 0."""

@@ -8,7 +8,7 @@ from unittest import SkipTest
 import numpy as np
 import pandas as pd
 import pytest
-from handcalc import H, brute_force, gain
+from handcalc import WM20_COUNTS, H, brute_force, gain
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dtree import C45Classifier, ID3Classifier, Node
@@ -18,16 +18,8 @@ from dtree.grow import STOP_REASONS, SplitRules, StoppingRules, grow
 
 TOL = 1e-12
 
-# Zhou (2016), table 4.1: (ripe, unripe) melons per value of each attribute of watermelon 2.0
-WM20_BRANCHES = {
-    "colour": [(3, 3), (4, 2), (1, 4)],          # green, dark, light
-    "root": [(5, 3), (3, 4), (0, 2)],            # curly, slightly curly, straight
-    "sound": [(6, 4), (2, 3), (0, 2)],           # muffled, dull, crisp
-    "texture": [(7, 2), (1, 4), (0, 3)],         # clear, slightly blurry, blurry
-    "navel": [(5, 2), (3, 3), (0, 4)],           # hollow, slightly hollow, flat
-    "touch": [(6, 6), (2, 3)],                   # hard, soft
-    "id": [(1, 0)] * 8 + [(0, 1)] * 9,           # every melon its own branch
-}
+# watermelon 2.0 with its id column: every melon its own branch
+WM20_BRANCHES = {**WM20_COUNTS, "id": [(1, 0)] * 8 + [(0, 1)] * 9}
 
 
 def iv(branches) -> float:

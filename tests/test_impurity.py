@@ -10,7 +10,7 @@ from math import log2
 import numpy as np
 import pandas as pd
 import pytest
-from handcalc import G, H, after, gain, split_info
+from handcalc import WM20_COUNTS, G, H, after, gain, split_info
 
 import dtree
 from dtree import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
@@ -19,15 +19,6 @@ from dtree.impurity import entropy_of_counts, gini_of_counts, misclassification_
 
 TOL = 1e-12
 
-# Watermelon 2.0 (Zhou table 4.1): (ripe, unripe) counts of each value, in Zhou's order.
-WM20_COUNTS = {
-    "colour": [(3, 3), (4, 2), (1, 4)],     # green, dark, light
-    "root": [(5, 3), (3, 4), (0, 2)],       # curly, slightly curly, straight
-    "sound": [(6, 4), (2, 3), (0, 2)],      # muffled, dull, crisp
-    "texture": [(7, 2), (1, 4), (0, 3)],    # clear, slightly blurry, blurry
-    "navel": [(5, 2), (3, 3), (0, 4)],      # hollow, slightly hollow, flat
-    "touch": [(6, 6), (2, 3)],              # hard, soft
-}
 # Zhou's printed root gains (p. 77-78). Colour is printed 0.109, but
 # H(8,9) - [6/17 H(3,3) + 6/17 H(4,2) + 5/17 H(1,4)] = 0.10812... rounds to 0.108.
 ZHOU_ROOT_GAINS = {"colour": 0.108, "root": 0.143, "sound": 0.141, "texture": 0.381,
