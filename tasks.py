@@ -66,8 +66,8 @@ def ensure_venv() -> None:
     stamp.write_text(wanted)
 
 
-def build_book(*extra: str) -> int:
-    status = run(BIN / "jupyter-book", "build", ".", *extra)
+def build_book() -> int:
+    status = run(BIN / "jupyter-book", "build", ".")
     if status == 0:
         print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}")
     return status

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import NotFittedError
 
+from ._validation import check_integer
 from .tree import Node
 
 __all__ = ["export_text", "leaf_summary", "leaf_table"]
@@ -25,12 +26,6 @@ def fitted_tree(model) -> Node:
         raise NotFittedError(f"This {type(model).__name__} instance is not fitted yet: call "
                              "'fit' before drawing or printing its tree.")
     return root
-
-
-def check_max_depth(max_depth: int | None) -> None:
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(
-            max_depth, (int, np.integer)) or max_depth < 0):
-        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
 
 
 def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
@@ -67,7 +62,7 @@ def export_text(model, target: str = "class", max_depth: int | None = None) -> s
     subtree.
     """
     root = fitted_tree(model)
-    check_max_depth(max_depth)
+    check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
     lines: list[str] = []
     # pre-order without recursion, so any depth works: a stack of nodes and ready branch lines

@@ -78,7 +78,8 @@ class StoppingRules:
 def _collector_paused():
     """Growing makes many small objects and no reference cycles, so Python's cyclic garbage
     collector would only scan the growing tree again and again (a third of the time of a big
-    tree); it is paused meanwhile, and resumed as it was."""
+    tree); it is paused meanwhile, for the whole process (other threads too), and resumed as
+    it was."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -207,7 +208,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     chosen = min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
-    if found.gains[chosen] < stopping.min_impurity_decrease - TIE_TOLERANCE["atol"]:
+    if not _at_least(found.gains[chosen], stopping.min_impurity_decrease):
         node.stop_reason = "min_impurity_decrease"
         return None
     return found.split(chosen)

@@ -21,9 +21,9 @@ import math
 import numpy as np
 from numba import njit
 
-#: impurity name -> the code the kernels take
-IMPURITY_CODES = {"entropy": 0, "gini": 1, "squared_error": 2}
 ENTROPY, GINI, SQUARED_ERROR = 0, 1, 2
+#: impurity name -> the code the kernels take
+IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERROR}
 
 
 # ------------------------------------------------------------------------------ statistics

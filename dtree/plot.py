@@ -16,7 +16,8 @@ from matplotlib.axes import Axes
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
-from .export import STUB, check_max_depth, fitted_tree, is_stub, weight_text
+from ._validation import check_integer
+from .export import STUB, fitted_tree, is_stub, weight_text
 from .tree import Node
 
 __all__ = ["plot_tree"]
@@ -157,7 +158,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
     ``fontsize`` points on a book page; a tree too wide for that is drawn only as deep as fits.
     """
     root = fitted_tree(model)
-    check_max_depth(max_depth)
+    check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
     if ax is None and max_depth is None:
         max_depth = _fitting_depth(root, classes, fontsize)

@@ -150,6 +150,10 @@ def best_threshold(x: ArrayLike, y: ArrayLike, criterion: str = "info_gain",
     weighted impurity after the split, ``sum_v |D_v|/|D| I(D_v)``. Missing x values are handled
     as in :func:`dtree.info_gain`. Ties go to the smallest threshold. Rows of weight zero are
     left out, as if absent.
+
+    ``"gain_ratio"`` picks the cut of largest gain ratio, seed 000's reading. Quinlan's C4.5
+    and Zhou (eq. 4.8), and so :class:`dtree.C45Classifier`, pick the cut of largest *gain*
+    and use its gain ratio only to compare attributes; the two cuts can differ.
     """
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")

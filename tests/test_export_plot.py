@@ -81,7 +81,7 @@ def test_export_text_single_leaf(wm20):
 
 def test_export_text_fractional_counts(wm20a):
     X, y = wm20a
-    lines = export_text(ID3Classifier().fit(X, y)).splitlines()
+    lines = export_text(ID3Classifier(missing="fractional").fit(X, y)).splitlines()
     # melon 10 (straight, not ripe, texture missing) reaches clear -> straight with weight 7/15
     i = lines.index("|   |--- root = straight")
     assert lines[i + 1] == f"|   |   |--- class: no (no {round(7 / 15, 3):g}, yes 0)"
@@ -139,7 +139,7 @@ def test_plot_tree_single_leaf(wm20):
 
 def test_plot_tree_with_missing_values(wm20a):
     X, y = wm20a
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     ax = plot_tree(model, max_depth=model.tree_.height())  # all of it, wider than a page
     nodes, edges = _boxes(ax)
     n = sum(1 for _ in model.tree_.walk())
@@ -213,12 +213,14 @@ def test_export_text_max_depth_on_zhou(wm20):
     assert export_text(model, max_depth=4) == export_text(model) == ZHOU_TEXT  # depth 4: all
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
-def test_max_depth_must_be_a_count(wm20, bad):
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (1.5, TypeError), ("2", TypeError),
+                                        (True, TypeError)])
+def test_max_depth_must_be_a_count(wm20, bad, error):
+    # the same check, and the same errors, as the estimators' max_depth
     model = ID3Classifier().fit(*wm20)
-    with pytest.raises(ValueError, match="max_depth"):
+    with pytest.raises(error, match="max_depth"):
         export_text(model, max_depth=bad)
-    with pytest.raises(ValueError, match="max_depth"):
+    with pytest.raises(error, match="max_depth"):
         plot_tree(model, max_depth=bad)
 
 
