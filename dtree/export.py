@@ -28,15 +28,24 @@ def fitted_tree(model) -> Node:
     return root
 
 
+def predicted_class(node: Node, classes: np.ndarray):
+    """The class a node predicts: the most probable (the first in ``classes`` on a tie)."""
+    return classes[int(np.argmax(node.prediction))]
+
+
+def class_counts(node: Node, classes: np.ndarray, sep: str = " ") -> list[str]:
+    """A node's weighted count of each class: ['no 0', 'yes 5']."""
+    return [f"{c}{sep}{weight_text(v)}" for c, v in zip(classes, node.value)]
+
+
 def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
     """'yes (no 0, yes 5)' for a classifier's node, 'value 3.2 (n 7)' for a regressor's."""
     if classes is None:
         return f"value {node.prediction[0]:.4g} (n {weight_text(node.weighted_n_samples)})"
-    label = classes[int(np.argmax(node.prediction))]
+    label = predicted_class(node, classes)
     if node.stop_reason == "empty":
         return f"{label} (empty branch: parent's majority)"
-    counts = ", ".join(f"{c} {weight_text(v)}" for c, v in zip(classes, node.value))
-    return f"{label} ({counts})"
+    return f"{label} ({', '.join(class_counts(node, classes))})"
 
 
 def is_stub(node: Node, root: Node, max_depth: int | None) -> bool:
@@ -46,7 +55,7 @@ def is_stub(node: Node, root: Node, max_depth: int | None) -> bool:
 
 def stub_summary(node: Node) -> str:
     """What a stub hides: '… 3 leaves, n 5'."""
-    leaves = sum(1 for n in node.walk() if n.is_leaf)
+    leaves = len(node.leaves())
     return (f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}, "
             f"n {weight_text(node.weighted_n_samples)}")
 
@@ -101,9 +110,9 @@ def leaf_table(model) -> pd.DataFrame:
             elif classes is None:
                 counts = f"mean {node.prediction[0]:.4g}, n {weight_text(node.weighted_n_samples)}"
             else:
-                counts = ", ".join(f"{c} {weight_text(v)}" for c, v in zip(classes, node.value))
+                counts = ", ".join(class_counts(node, classes))
             predicted = (f"{node.prediction[0]:.4g}" if classes is None
-                         else str(classes[int(np.argmax(node.prediction))]))
+                         else str(predicted_class(node, classes)))
             rows.append({**path, "counts": counts, "predicts": predicted,
                          "stop_reason": node.stop_reason})
             continue

@@ -17,7 +17,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
 from ._validation import check_integer
-from .export import STUB, fitted_tree, is_stub, weight_text
+from .export import STUB, class_counts, fitted_tree, is_stub, predicted_class, weight_text
 from .tree import Node
 
 __all__ = ["plot_tree"]
@@ -62,13 +62,12 @@ def _node_text(node: Node, classes: np.ndarray | None, stub: bool) -> str:
         return f"{node.feature}?\nn = {n}"
     if classes is None:
         return f"{node.prediction[0]:.4g}\nn = {n}"
-    label = classes[int(np.argmax(node.prediction))]
+    label = predicted_class(node, classes)
     if node.stop_reason == "empty":
         return f"{label}\n(empty)"
     if len(classes) > 4:
         return f"{label}\nn = {n}"
-    counts = (f"{c}: {weight_text(v)}" for c, v in zip(classes, node.value))
-    return "\n".join([str(label), *counts])
+    return "\n".join([str(label), *class_counts(node, classes, sep=": ")])
 
 
 def _visible(root: Node, classes, max_depth: int | None) -> list[_Box]:
