@@ -79,6 +79,25 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         """How nodes are split, after checking the parameters that say so."""
         return SplitRules(self._criterion)
 
+    def _check_missing(self, matrix: np.ndarray, features: list[Feature], columns: list) -> None:
+        """Refuse a missing value (and, at predict, a value unseen at fit) unless
+        ``missing="fractional"`` (only ID3Classifier offers "error"); ``matrix`` holds NaN
+        exactly there."""
+        if self.missing == "fractional" or not np.isnan(matrix).any():
+            return
+        missing = [j for j, column in enumerate(columns) if pd.isna(column).any()]
+        if missing:  # reported first: a missing value is the commoner mistake
+            j, problem = missing[0], "a missing value (None or NaN)"
+        else:
+            j = np.flatnonzero(np.isnan(matrix).any(axis=0))[0]
+            unseen = np.asarray(columns[j], dtype=object)[np.isnan(matrix[:, j])][0]
+            problem = f"the value {unseen!r}, unseen at fit,"
+        raise ValueError(
+            f"X has {problem} in column {features[j].name!r}; ID3, as Quinlan defined it "
+            f"(missing={self.missing!r}), has no rule for missing or unseen values. Use "
+            "C45Classifier, or ID3Classifier(missing='fractional') to send such rows down "
+            "every branch with fractional weights (Zhou 2016, sec. 4.4.2).")
+
     def _priority(self, features: list[Feature]) -> np.ndarray:
         """Rank of each feature when scores tie: column order, or the order of tie_break."""
         names = [f.name for f in features]
@@ -92,7 +111,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
                          for j, n in enumerate(names)])
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Grow the tree on X (DataFrame or 2-D array) and labels y; missing X values allowed.
+        """Grow the tree on X (DataFrame or 2-D array) and labels y.
 
         Everything is checked and the new tree is grown before any fitted attribute is replaced,
         so a fit that fails leaves the model exactly as it was (unfitted, or the previous fit).
@@ -104,8 +123,9 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         X
             One column per attribute. A pandas categorical column's branches are its declared
             categories, in their order; any other column's are its distinct values, sorted.
-            None and NaN are missing values; infinity is refused, here and at predict (it is
-            neither a value nor missing). Every cell must be hashable (not a list).
+            None and NaN are missing values (refused if ``missing="error"``); infinity is
+            refused, here and at predict (it is neither a value nor missing). Every cell must be
+            hashable (not a list).
         y
             The class labels, none missing. ``classes_`` holds every label of y, sorted.
         sample_weight
@@ -130,6 +150,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         if not kept.all():
             columns, y_codes, w = take_rows(columns, kept), y_codes[kept], w[kept]
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
+        self._check_missing(matrix, features, columns)
         priority = self._priority(features)
         tree = grow(matrix, features, y_codes, len(classes), w, rules, stopping, priority)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
@@ -142,12 +163,14 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
 
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
-        unseen at fit counts as missing.
+        unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
         check_is_fitted(self, "tree_")
         _, columns, table = table_columns(X)
         validate_data(self, table, reset=False, skip_check_array=True)
-        return predict_values(self.tree_, encode_columns(columns, self._features))
+        matrix = encode_columns(columns, self._features)
+        self._check_missing(matrix, self._features, columns)
+        return predict_values(self.tree_, matrix)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row (the first in ``classes_`` on a tie)."""
@@ -166,7 +189,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
+        tags.input_tags.allow_nan = self.missing == "fractional"
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
@@ -176,9 +199,8 @@ class ID3Classifier(_TreeClassifier):
     """ID3 (Quinlan 1986): multiway splits chosen by information gain.
 
     Every column is categorical, numbers included (each distinct value is a branch); an attribute
-    is used at most once on any path. Missing values are handled as in C4.5 (Zhou 2016, sec. 4.4):
-    the gain is computed on the known rows and scaled by their weight share, and rows are sent
-    down every branch with fractional weights. A value unseen at fit is treated as missing.
+    is used at most once on any path. Like Quinlan's ID3 it handles no missing values unless
+    told to (``missing``).
 
     Parameters
     ----------
@@ -193,6 +215,14 @@ class ID3Classifier(_TreeClassifier):
     tie_break
         How equal gains are decided: "first" (column order) or a list of feature names in
         order of preference.
+    missing
+        "error" (ID3 as Quinlan defined it): a missing value (None or NaN) in X, at fit or at
+        predict, or at predict a value unseen at fit, is a ValueError naming its column.
+        "fractional": missing values as in C4.5 (Zhou 2016, sec. 4.4.2): the gain is computed
+        on the known rows and multiplied by their weight share, and a row whose tested value is
+        missing enters every branch with its weight times the branch's share of the known
+        weight. At predict a missing or unseen value follows every branch, weighted by the
+        training fractions.
     """
 
     _criterion = "info_gain"
@@ -200,12 +230,17 @@ class ID3Classifier(_TreeClassifier):
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
-                 tie_break: str | Sequence[str] = "first"):
+                 tie_break: str | Sequence[str] = "first", missing: str = "error"):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
         self.purity_threshold = purity_threshold
         self.tie_break = tie_break
+        self.missing = missing
+
+    def _split_rules(self) -> SplitRules:
+        _check_option(self.missing, "missing", ("error", "fractional"))
+        return super()._split_rules()
 
 
 class C45Classifier(_TreeClassifier):

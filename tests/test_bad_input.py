@@ -170,6 +170,13 @@ ERRORS = [
          match="tie_break .* got 'last'"),
     case("tie_break names an unknown feature", ID3Classifier(tie_break=["texture", "smell"]).fit,
          X, Y, error=ValueError, match=r"tie_break names features that X does not have: \['smell"),
+    case("missing 'drop'", ID3Classifier(missing="drop").fit, X, Y, error=ValueError,
+         match=r"missing must be one of \('error', 'fractional'\), got 'drop'"),
+    # ID3 proper (missing="error") has no rule for missing values; colour is 2.0alpha's first
+    # column with a gap
+    case("a missing value at fit (ID3)", fit, XA, YA, error=ValueError,
+         match=r"missing value \(None or NaN\) in column 'colour'.*C45Classifier.*"
+               r"missing='fractional'"),
     # a failed refit (the model is checked to be unchanged in test_failed_refit_changes_nothing)
     case("refit with an unknown tie_break name",
          lambda X, y: fitted().set_params(tie_break=["zz"]).fit(X, y),
@@ -197,6 +204,15 @@ ERRORS = [
          NUMERIC.replace(2.0, np.inf), error=ValueError, match="infinity in column 'a'"),
     case("unhashable cell at predict", fitted().predict, with_cell(X, "texture", [1]),
          error=TypeError, match="column 'texture' .* cannot be hashed"),
+    case("a missing value at predict (ID3)", fitted().predict, with_cell(X, "touch", None),
+         error=ValueError, match=r"missing value \(None or NaN\) in column 'touch'.*"
+                                 r"C45Classifier.*missing='fractional'"),
+    case("an unseen category at predict (ID3)", fitted().predict_proba,
+         with_cell(X, "texture", "very blurry"), error=ValueError,
+         match=r"the value 'very blurry', unseen at fit, in column 'texture'.*C45Classifier"),
+    case("an unseen number at predict (ID3)", fitted(NUMERIC, ["y", "n", "y"]).predict,
+         NUMERIC.replace(2.0, 2.5), error=ValueError,
+         match="the value 2.5, unseen at fit, in column 'a'"),
     # the public functions
     *[case(f"{f.__name__} with all weights zero", f, ["a", "b"], sample_weight=[0, 0],
            error=ValueError, match="sample_weight sums to zero") for f in IMPURITIES],
@@ -326,9 +342,14 @@ MANY = pd.DataFrame({"a": [f"v{i % 5}" for i in range(50)], "b": [f"w{i % 7}" fo
 MANY_LABELS = [f"class {i % 25}" for i in range(50)]  # 25 classes, 2 rows each
 
 RESULTS = [
-    result("zero-weight rows are as if absent", ID3Classifier(min_samples_split=4).fit,
+    result("zero-weight rows are as if absent",
+           ID3Classifier(min_samples_split=4, missing="fractional").fit,
            X_EXTRA, Y_EXTRA, sample_weight=W_EXTRA,
-           check=same_tree_as(fitted(X.astype(str), Y, min_samples_split=4), X_EXTRA)),
+           check=same_tree_as(fitted(X.astype(str), Y, min_samples_split=4,
+                                     missing="fractional"), X_EXTRA)),
+    result("a missing value in a zero-weight row is as if absent (ID3)", fit,
+           pd.concat([X, XA.loc[[1]]], ignore_index=True), pd.concat([Y, YA.loc[[1]]]),
+           sample_weight=np.r_[np.ones(17), 0.0], check=same_tree_as(fitted())),
     result("weights whose sum overflows", fit, X, Y, sample_weight=np.full(17, 1e308),
            check=same_tree_as(fitted())),
     result("subnormal weights", fit, X, Y, sample_weight=np.full(17, 5e-324),
@@ -352,15 +373,17 @@ RESULTS = [
            MANY_LABELS, check=holds(lambda model: len(model.classes_) == 25)),
     result("a column-vector y warns and is used", _warns(DataConversionWarning, "column-vector"),
            X, Y.to_numpy()[:, None], check=holds(lambda model: model.get_n_leaves() == 9)),
-    result("fit and predict with weights and missing values", lambda X, y, w: fit(
-        X, y, sample_weight=w).predict_proba(X), XA, YA, W,
+    result("fit and predict with weights and missing values", lambda X, y, w: ID3Classifier(
+        missing="fractional").fit(X, y, sample_weight=w).predict_proba(X), XA, YA, W,
            check=lambda proba: np.testing.assert_allclose(proba.sum(axis=1), 1.0)),
-    result("an object array with None", fit, XA.to_numpy(dtype=object), list(YA),
+    result("an object array with None", ID3Classifier(missing="fractional").fit,
+           XA.to_numpy(dtype=object), list(YA),
            check=holds(lambda model: model.n_features_in_ == 6)),
-    result("an unseen category at predict is missing", fitted().predict_proba,
+    result("an unseen category at predict is missing", fitted(missing="fractional").predict_proba,
            with_cell(X, "texture", "very blurry"),
            check=lambda proba: np.testing.assert_array_equal(
-               proba, fitted().predict_proba(with_cell(X, "texture", np.nan)))),
+               proba, fitted(missing="fractional").predict_proba(with_cell(X, "texture",
+                                                                           np.nan)))),
 ]
 
 
@@ -389,7 +412,7 @@ FAILING_REFITS = {
 @pytest.mark.parametrize("params, X_new, y_new, fit_kwargs", FAILING_REFITS.values(),
                          ids=FAILING_REFITS.keys())
 def test_failed_refit_changes_nothing(params, X_new, y_new, fit_kwargs):
-    model = fitted()
+    model = fitted(missing="fractional")  # it predicts XA, which has missing values
     before, proba, text = _state(model), model.predict_proba(XA), export_text(model)
     model.set_params(**params)
     with pytest.raises((ValueError, TypeError)):

@@ -306,7 +306,7 @@ def test_parameters_and_id3_unchanged():
         "purity_threshold", "tie_break", "variant", "gain_filter", "missing"])
     assert sorted(ID3Classifier().get_params()) == sorted([
         "max_depth", "min_samples_split", "min_impurity_decrease", "purity_threshold",
-        "tie_break"])
+        "tie_break", "missing"])
 
 
 EXPECTED_SKIPS = {"check_array_api_input": "SCIPY_ARRAY_API is not set"}

@@ -19,8 +19,9 @@ from dtree.datasets import load_mushroom, load_watermelon
 
 @pytest.fixture
 def model(wm20):
+    """Zhou's tree; it may be asked about rows with missing or unseen values."""
     X, y = wm20
-    return ID3Classifier().fit(X, y)
+    return ID3Classifier(missing="fractional").fit(X, y)
 
 
 def one_row(**values):
@@ -41,7 +42,7 @@ def test_fits_watermelon_exactly(model, wm20):
 
 def test_predict_proba_rows_sum_to_one(wm20a):
     X, y = wm20a
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     rng = np.random.default_rng(0)
     # the training rows plus rows with many values knocked out
     holes = X.mask(rng.random(X.shape) < 0.5)
@@ -93,7 +94,7 @@ def test_all_values_missing_by_hand(model):
 
 def test_missing_values_at_fit_and_predict(wm20a):
     X, y = wm20a
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     # melon 1 (colour missing) is clear and curly: the curly leaf holds only ripe melons
     assert model.predict_proba(X.loc[[1]])[0].tolist() == pytest.approx([0.0, 1.0])
     # texture missing: branches weigh clear 7/15, slightly blurry 5/15, blurry 3/15; with
@@ -115,7 +116,7 @@ def test_unseen_category_is_treated_as_missing(model):
 def test_unseen_number_is_treated_as_missing():
     X = np.array([[1, 10], [1, 20], [2, 10], [2, 20]])
     y = ["a", "a", "b", "b"]
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     proba = model.predict_proba(np.array([[3, 10], [np.nan, 10]]))
     np.testing.assert_allclose(proba, [[0.5, 0.5], [0.5, 0.5]], atol=1e-15)
 
@@ -130,7 +131,7 @@ def test_unseen_category_raises_no_deprecation_warning(model):
 def test_numpy_object_input_with_none():
     X = np.array([["a", "x"], ["a", None], ["b", "x"], ["b", "y"]], dtype=object)
     y = np.array([0, 0, 1, 1])
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     assert model.n_features_in_ == 2
     assert model.tree_.feature == "x0"
     assert model.predict(X).tolist() == [0, 0, 1, 1]
@@ -138,7 +139,8 @@ def test_numpy_object_input_with_none():
 
 
 def test_nan_in_list_of_lists_is_missing():
-    model = ID3Classifier().fit([["a", "x"], [np.nan, "y"], ["b", "x"]], ["yes", "no", "no"])
+    model = ID3Classifier(missing="fractional").fit([["a", "x"], [np.nan, "y"], ["b", "x"]],
+                                                    ["yes", "no", "no"])
     assert "nan" not in model._features[0].categories
 
 
@@ -158,7 +160,7 @@ def test_integer_labels_and_numeric_attributes():
 def test_get_params_defaults():
     assert ID3Classifier().get_params() == {
         "max_depth": None, "min_samples_split": 2, "min_impurity_decrease": 0.0,
-        "purity_threshold": 1.0, "tie_break": "first"}
+        "purity_threshold": 1.0, "tie_break": "first", "missing": "error"}
 
 
 def test_set_params_returns_self_and_takes_effect(wm20):
@@ -213,7 +215,7 @@ def test_pipeline(wm20):
 
 def test_cross_val_score_on_mushroom():
     X, y = load_mushroom(return_X_y=True)
-    scores = cross_val_score(ID3Classifier(), X, y,
+    scores = cross_val_score(ID3Classifier(missing="fractional"), X, y,
                              cv=StratifiedKFold(3, shuffle=True, random_state=0))
     assert len(scores) == 3
     assert scores.min() >= 0.99
@@ -239,8 +241,8 @@ def test_chinese_model_predicts_chinese_rows():
 def test_string_columns_grow_the_same_tree_as_categorical_ones(kind):
     # the encoding differs (sorted values instead of declared categories); the tree must not
     X, y = load_mushroom(return_X_y=True)
-    as_categories = ID3Classifier().fit(X, y)
-    as_strings = ID3Classifier().fit(X.astype(kind), y)
+    as_categories = ID3Classifier(missing="fractional").fit(X, y)
+    as_strings = ID3Classifier(missing="fractional").fit(X.astype(kind), y)
     assert as_strings.get_n_leaves() == as_categories.get_n_leaves()
     assert as_strings.tree_.feature == as_categories.tree_.feature == "odor"
     np.testing.assert_array_equal(as_strings.predict_proba(X.astype(kind)),
@@ -248,3 +250,32 @@ def test_string_columns_grow_the_same_tree_as_categorical_ones(kind):
     # a model fitted on one dtype predicts rows of the other
     np.testing.assert_array_equal(as_categories.predict_proba(X.astype(kind)),
                                   as_categories.predict_proba(X))
+
+
+# ------------------------------------------------ ID3 proper: no rule for missing values
+def test_id3_refuses_missing_values_by_default(wm20, wm20a):
+    model = ID3Classifier().fit(*wm20)
+    text = export_text(model)
+    with pytest.raises(ValueError, match=r"in column 'colour'.*C45Classifier.*'fractional'"):
+        model.fit(*wm20a)  # colour: 3 of 17 missing; the first such column
+    assert export_text(model) == text and model.missing == "error"
+
+
+def test_id3_names_a_missing_value_before_an_unseen_one(wm20):
+    model = ID3Classifier().fit(*wm20)
+    with pytest.raises(ValueError, match="missing value .* in column 'touch'"):
+        model.predict(one_row(texture="very blurry", touch=None))
+    with pytest.raises(ValueError, match="'very blurry', unseen at fit, in column 'texture'"):
+        model.predict(one_row(texture="very blurry"))
+    assert model.predict(one_row()).tolist() == ["yes"]  # dark, curly, clear: ripe
+
+
+def test_missing_fractional_is_an_opt_in(wm20a):
+    with pytest.raises(ValueError, match=r"missing must be one of \('error', 'fractional'\)"):
+        ID3Classifier(missing=None).fit(*wm20a)
+    assert ID3Classifier(missing="fractional").fit(*wm20a).tree_.feature == "texture"
+
+
+def test_sklearn_tags_allow_nan_only_with_fractional():
+    assert not ID3Classifier().__sklearn_tags__().input_tags.allow_nan
+    assert ID3Classifier(missing="fractional").__sklearn_tags__().input_tags.allow_nan

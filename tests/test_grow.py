@@ -283,8 +283,9 @@ def assert_same_tree(a: Node, b: Node, *, counts=True):
 def test_integer_weights_equal_repeated_rows(version, seed):
     X, y = load_watermelon(version, return_X_y=True)
     w = np.random.default_rng(seed).integers(1, 4, len(y))
-    weighted = ID3Classifier().fit(X, y, sample_weight=w)
-    repeated = ID3Classifier().fit(X.loc[X.index.repeat(w)], y.loc[y.index.repeat(w)])
+    weighted = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
+    repeated = ID3Classifier(missing="fractional").fit(X.loc[X.index.repeat(w)],
+                                                       y.loc[y.index.repeat(w)])
     assert_same_tree(weighted.tree_, repeated.tree_, counts=False)
     np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-12)
     assert weighted.tree_.weighted_n_samples == w.sum()
@@ -304,8 +305,8 @@ def test_zero_weights_equal_dropped_rows(wm20):
 def test_weights_scaled_by_a_constant_change_nothing(wm20a):
     X, y = wm20a
     w = np.random.default_rng(5).uniform(0.5, 2, 17)
-    a = ID3Classifier().fit(X, y, sample_weight=w)
-    b = ID3Classifier().fit(X, y, sample_weight=w * 7.5)
+    a = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
+    b = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w * 7.5)
     assert describe(a.tree_, a.classes_) == describe(b.tree_, b.classes_)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
 
@@ -313,7 +314,7 @@ def test_weights_scaled_by_a_constant_change_nothing(wm20a):
 # ---------------------------------------------------------------------- missing values at fit
 def test_missing_values_at_fit_route_fractional_weights(wm20a):
     X, y = wm20a
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     root = model.tree_
     assert root.feature == "texture"
     # texture known for 15 melons: clear 7, slightly blurry 5, blurry 3; melons 8 and 10 (missing
@@ -329,7 +330,7 @@ def test_missing_values_at_fit_route_fractional_weights(wm20a):
 
 def test_fractional_counts_sum_to_the_node_weight(wm20a):
     X, y = wm20a
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     internal = [n for n in model.tree_.walk() if not n.is_leaf]
     assert internal
     for node in internal:
@@ -346,7 +347,7 @@ def test_fractional_counts_sum_to_the_node_weight(wm20a):
 
 def test_alpha_root_gain_matches_zhou(wm20a):
     X, y = wm20a
-    root = ID3Classifier().fit(X, y).tree_
+    root = ID3Classifier(missing="fractional").fit(X, y).tree_
     assert root.score == pytest.approx(15 / 17 * gain([(6, 1), (1, 4), (0, 3)]), abs=TOL)
     assert round(root.scores["colour"], 3) == 0.252
 
@@ -391,9 +392,9 @@ def test_classes_are_sorted():
 def test_mushroom_training_accuracy_is_one():
     from dtree.datasets import load_mushroom
     X, y = load_mushroom(return_X_y=True)
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     assert model.tree_.feature == "odor"
     assert model.score(X, y) == 1.0
     # odour alone misclassifies only the 120 poisonous mushrooms without odour (3,408 edible)
-    stump = ID3Classifier(max_depth=1).fit(X, y)
+    stump = ID3Classifier(max_depth=1, missing="fractional").fit(X, y)
     assert stump.score(X, y) == pytest.approx(1 - 120 / 8124, abs=TOL)

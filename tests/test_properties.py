@@ -153,6 +153,8 @@ def test_best_threshold_equals_brute_force(data, criterion):
 # ------------------------------------------------------------------------------------ trees
 @st.composite
 def tables(draw, max_rows=14):
+    """Up to max_rows rows of three columns, with None (missing) among the values: the models of
+    the tests below opt in to fractional missing values (ID3Classifier(missing="fractional"))."""
     n = draw(st.integers(2, max_rows))
     columns = {name: draw(st.lists(st.sampled_from(VALUES[:3] + [None]), min_size=n, max_size=n))
                for name in ("u", "v", "w")}
@@ -170,8 +172,8 @@ def test_permuting_rows_keeps_the_fitted_predictions(data, random):
     X, y = data
     order = list(range(len(y)))
     random.shuffle(order)
-    a = ID3Classifier().fit(X, y)
-    b = ID3Classifier().fit(X.iloc[order].reset_index(drop=True), y[order])
+    a = ID3Classifier(missing="fractional").fit(X, y)
+    b = ID3Classifier(missing="fractional").fit(X.iloc[order].reset_index(drop=True), y[order])
     np.testing.assert_allclose(_proba(a, X), _proba(b, X), atol=1e-9)
     assert a.get_n_leaves() == b.get_n_leaves() and a.get_depth() == b.get_depth()
 
@@ -181,8 +183,8 @@ def test_permuting_rows_keeps_the_fitted_predictions(data, random):
 def test_scaling_weights_keeps_the_fitted_tree(data, c):
     X, y = data
     w = np.arange(1, len(y) + 1, dtype=float)
-    a = ID3Classifier().fit(X, y, sample_weight=w)
-    b = ID3Classifier().fit(X, y, sample_weight=c * w)
+    a = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
+    b = ID3Classifier(missing="fractional").fit(X, y, sample_weight=c * w)
     np.testing.assert_allclose(_proba(a, X), _proba(b, X), atol=1e-9)
     assert [n.feature for n in a.tree_.walk()] == [n.feature for n in b.tree_.walk()]
 
@@ -192,8 +194,8 @@ def test_scaling_weights_keeps_the_fitted_tree(data, c):
 def test_tree_integer_weights_equal_repetition(data, draw):
     X, y = data
     w = np.array(draw.draw(st.lists(st.integers(1, 3), min_size=len(y), max_size=len(y))))
-    a = ID3Classifier().fit(X, y, sample_weight=w)
-    b = ID3Classifier().fit(X.loc[X.index.repeat(w)], np.repeat(y, w))
+    a = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
+    b = ID3Classifier(missing="fractional").fit(X.loc[X.index.repeat(w)], np.repeat(y, w))
     np.testing.assert_allclose(_proba(a, X), _proba(b, X), atol=1e-9)
     assert a.tree_.weighted_n_samples == pytest.approx(w.sum())
 
@@ -202,7 +204,7 @@ def test_tree_integer_weights_equal_repetition(data, draw):
 @given(tables(), tables())
 def test_predict_proba_is_a_distribution(train, test):
     X, y = train
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     proba = model.predict_proba(test[0])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-9)
     assert (proba >= -1e-12).all()
@@ -226,6 +228,6 @@ def _reference_proba(node, row: dict) -> np.ndarray:
 @given(tables(), tables())
 def test_predict_proba_follows_the_definition(train, test):
     X, y = train
-    model = ID3Classifier().fit(X, y)
+    model = ID3Classifier(missing="fractional").fit(X, y)
     expected = [_reference_proba(model.tree_, row) for row in test[0].to_dict("records")]
     np.testing.assert_allclose(model.predict_proba(test[0]), expected, atol=1e-12)
