@@ -107,15 +107,13 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
-    # the root's statistics: the one branch of a "split" that sends every row the same way
     order = data.sorted_rows(rows)
-    *_, stats, total, impurities, pure, _, _ = kernels.partition(
-        np.zeros(len(y)), np.nan, np.zeros(1, np.int64), 1, data.y, n_classes, impurity, rows,
-        weights, order)
-    root = _make_node(stats[0], _predictions(stats, total, n_classes)[0], float(total[0]),
-                      float(impurities[0]), len(rows), 0, n_classes)
+    stats, total, impurity_of, pure = kernels.node_statistics(data.y, n_classes, impurity, rows,
+                                                             weights)
+    root = _make_node(stats, _predictions(stats[None], np.array([total]), n_classes)[0],
+                      float(total), float(impurity_of), len(rows), 0, n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
-    work = [(root, rows, weights, order, pure[0], np.arange(len(features)))]
+    work = [(root, rows, weights, order, pure, np.arange(len(features)))]
     while work:
         node, rows, weights, order, pure, available = work.pop()
         split = _stop_or_split(node, rows, weights, order, pure, available, data, rules,

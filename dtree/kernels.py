@@ -77,6 +77,21 @@ def is_pure(stats, lowest, highest, n_classes):
 
 
 @njit(cache=True)
+def node_statistics(y, n_classes, impurity, rows, w):
+    """One node's weighted statistics (class counts, or [w, wy, wy^2]), their total weight, the
+    node's impurity and whether all its rows have the same target."""
+    stats = np.zeros(n_statistics(n_classes))
+    lowest, highest = np.inf, -np.inf
+    for i in range(len(rows)):
+        target = y[rows[i]]
+        add_row(stats, target, w[i], n_classes)
+        lowest, highest = min(lowest, target), max(highest, target)
+    weight = weight_of(stats, n_classes)
+    impurity_of = weighted_impurity(stats, impurity) / weight if weight > 0 else 0.0
+    return stats, weight, impurity_of, is_pure(stats, lowest, highest, n_classes)
+
+
+@njit(cache=True)
 def split_information(branch_weights, missing_weight):
     """IV = -sum_v W_v/W log2(W_v/W), the rows with a missing value as one more group (C4.5)."""
     total = branch_weights.sum() + missing_weight
