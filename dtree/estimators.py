@@ -57,6 +57,8 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
     _criterion: str
     #: whether numeric columns are split by thresholds (else each value is a category)
     _numeric_thresholds: bool
+    #: the accepted values of the ``missing`` parameter
+    _missing_options: tuple[str, ...]
 
     tree_: Node
     classes_: np.ndarray
@@ -69,6 +71,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(expected)
         if not isinstance(self.tie_break, (str, list, tuple, np.ndarray, pd.Index)):
             raise TypeError(expected)
+        _check_option(self.missing, "missing", self._missing_options)
         return StoppingRules(
             check_integer(self.max_depth, "max_depth", minimum=0, allow_none=True),
             check_integer(self.min_samples_split, "min_samples_split", minimum=2),
@@ -227,6 +230,7 @@ class ID3Classifier(_TreeClassifier):
 
     _criterion = "info_gain"
     _numeric_thresholds = False
+    _missing_options = ("error", "fractional")
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
@@ -237,10 +241,6 @@ class ID3Classifier(_TreeClassifier):
         self.purity_threshold = purity_threshold
         self.tie_break = tie_break
         self.missing = missing
-
-    def _split_rules(self) -> SplitRules:
-        _check_option(self.missing, "missing", ("error", "fractional"))
-        return super()._split_rules()
 
 
 class C45Classifier(_TreeClassifier):
@@ -291,6 +291,7 @@ class C45Classifier(_TreeClassifier):
 
     _criterion = "gain_ratio"
     _numeric_thresholds = True
+    _missing_options = ("fractional",)
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
@@ -310,6 +311,5 @@ class C45Classifier(_TreeClassifier):
     def _split_rules(self) -> SplitRules:
         _check_option(self.variant, "variant", ("textbook",))
         _check_option(self.gain_filter, "gain_filter", ("average", None))
-        _check_option(self.missing, "missing", ("fractional",))
         return SplitRules(self._criterion, self.gain_filter,
                           check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1))
