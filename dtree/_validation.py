@@ -166,12 +166,25 @@ def _table_codes(values, name: str, sort: bool = True
         try:
             order = uniques.argsort(kind="stable")
         except TypeError:
-            kinds = sorted({type(v).__name__ for v in uniques})
-            raise TypeError(f"{name} mixes values that cannot be ordered: types {kinds}") from None
+            raise TypeError(_unorderable(uniques, name)) from None
         rank = np.empty(len(order) + 1, dtype=np.intp)
         rank[order], rank[-1] = np.arange(len(order)), -1
         table, uniques = rank[table], uniques.take(order)
     return index, table, uniques
+
+
+def _unorderable(uniques, name: str) -> str:
+    """Why the distinct values of ``name`` cannot be sorted: numbers mixed with strings (text in
+    a numeric column, or numbers among categories), or else the types that clash."""
+    number = next((v for v in uniques if _is_real_number(v) and not isinstance(v, bool)), None)
+    text = next((v for v in uniques if isinstance(v, str)), None)
+    if number is None or text is None:
+        kinds = sorted({type(v).__name__ for v in uniques})
+        return f"{name} mixes values that cannot be ordered: types {kinds}"
+    return (f"{name} mixes numbers and strings, e.g. {number!r} and {text!r}: a column holds "
+            "numbers (None or NaN where missing) or categories, not both. Convert it with "
+            "pd.to_numeric if the strings stand for numbers, or make every value a string if "
+            "it is categorical")
 
 
 def _factorize(values, name: str, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -286,13 +299,19 @@ def take_rows(columns: list, rows: np.ndarray) -> list:
 
 
 def _is_numeric(column) -> bool:
-    if isinstance(column, pd.Series):
-        dtype = column.dtype
-        return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
-    if column.dtype.kind in "iuf":
-        return True
-    return column.dtype.kind == "O" and pd.api.types.infer_dtype(column, skipna=True) in (
-        "integer", "floating", "mixed-integer-float")
+    """A column of numbers: a numeric dtype (not bool), or objects that are all numbers (ints,
+    floats; None and NaN aside), in an array or a pandas object column alike."""
+    if column.dtype == object:
+        return pd.api.types.infer_dtype(column, skipna=True) in (
+            "integer", "floating", "mixed-integer-float")
+    return column.dtype.kind in "iuf"  # pandas' nullable Int64 and Float64 too
+
+
+def _non_number(column):
+    """The first value of a non-numeric column that is neither a number nor missing."""
+    values = np.asarray(column, dtype=object)
+    return next((v for v, missing in zip(values, pd.isna(values))
+                 if not missing and (not _is_real_number(v) or isinstance(v, bool))), values[0])
 
 
 def _as_float(column, name: str) -> np.ndarray:
@@ -327,7 +346,8 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 
     With ``numeric=False`` every column is categorical (ID3 treats each distinct number as a value).
     A pandas categorical column keeps its declared category order; other columns use sorted values.
-    Infinity is rejected (it is neither a value nor missing).
+    Refused: infinity (it is neither a value nor missing), numbers mixed with strings in one
+    column, and a column with every value missing (it has nothing to learn from).
     """
     features, matrix = [], np.empty((len(columns[0]), len(names)), order="F")  # column by column
     for j, (name, column) in enumerate(zip(names, columns)):
@@ -336,10 +356,13 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
             if numeric:
                 features.append(Feature(name))
                 matrix[:, j] = values
-                continue
-        index, table, categories = _category_codes(column, name, sort=True)
-        features.append(Feature(name, tuple(categories)))
-        matrix[:, j] = _code_column(index, table)
+        if len(features) == j:
+            index, table, categories = _category_codes(column, name, sort=True)
+            features.append(Feature(name, tuple(categories)))
+            matrix[:, j] = _code_column(index, table)
+        if np.isnan(matrix[0, j]) and np.isnan(matrix[:, j]).all():
+            raise ValueError(f"column {name!r} has every value missing (None or NaN): no rule "
+                             "can learn from it; drop the column, or fill it in")
     return features, matrix
 
 
@@ -354,7 +377,8 @@ def encode_columns(columns: list, features: list[Feature]) -> np.ndarray:
         if not feature.is_categorical:
             if not numeric:
                 raise TypeError(f"column {feature.name!r} was numeric at fit but now holds "
-                                f"non-numbers (dtype {column.dtype})")
+                                f"non-numbers, e.g. {_non_number(column)!r} (dtype "
+                                f"{column.dtype})")
             matrix[:, j] = _as_float(column, feature.name)
             continue
         if numeric:

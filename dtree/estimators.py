@@ -24,7 +24,7 @@ from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
-from .tree import Node, predict_values
+from .tree import PREDICT_MISSING, Layout, Node
 
 __all__ = ["ID3Classifier", "C45Classifier"]
 
@@ -72,6 +72,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(self.tie_break, (str, list, tuple, np.ndarray, pd.Index)):
             raise TypeError(expected)
         _check_option(self.missing, "missing", self._missing_options)
+        _check_option(self.predict_missing, "predict_missing", PREDICT_MISSING)
         return StoppingRules(
             check_integer(self.max_depth, "max_depth", minimum=0, allow_none=True),
             check_integer(self.min_samples_split, "min_samples_split", minimum=2),
@@ -83,10 +84,9 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         return SplitRules(self._criterion)
 
     def _check_missing(self, matrix: np.ndarray, features: list[Feature], columns: list) -> None:
-        """Refuse a missing value (and, at predict, a value unseen at fit) unless
-        ``missing="fractional"`` (only ID3Classifier offers "error"); ``matrix`` holds NaN
-        exactly there."""
-        if self.missing == "fractional" or not np.isnan(matrix).any():
+        """Refuse a missing value (and, at predict, a value unseen at fit) if
+        ``missing="error"`` (only ID3Classifier offers it); ``matrix`` holds NaN exactly there."""
+        if self.missing != "error" or not np.isnan(matrix).any():
             return
         missing = [j for j, column in enumerate(columns) if pd.isna(column).any()]
         if missing:  # reported first: a missing value is the commoner mistake
@@ -159,7 +159,8 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
-        self.classes_, self._features, self.tree_ = classes, features, tree
+        self.classes_, self._features, self.tree_, self._layout = (
+            classes, features, tree, Layout(tree))  # the tree laid out once, for predict
         return self
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
@@ -173,7 +174,9 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         validate_data(self, table, reset=False, skip_check_array=True)
         matrix = encode_columns(columns, self._features)
         self._check_missing(matrix, self._features, columns)
-        return predict_values(self.tree_, matrix)
+        # the layout made at fit, unless tree_ is no longer that tree
+        layout = self._layout if self._layout.root is self.tree_ else Layout(self.tree_)
+        return layout.predict(matrix, self.predict_missing)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row (the first in ``classes_`` on a tie)."""
@@ -192,7 +195,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = self.missing == "fractional"
+        tags.input_tags.allow_nan = self.missing != "error"
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
@@ -224,8 +227,14 @@ class ID3Classifier(_TreeClassifier):
         "fractional": missing values as in C4.5 (Zhou 2016, sec. 4.4.2): the gain is computed
         on the known rows and multiplied by their weight share, and a row whose tested value is
         missing enters every branch with its weight times the branch's share of the known
-        weight. At predict a missing or unseen value follows every branch, weighted by the
-        training fractions.
+        weight. At predict a missing or unseen value is routed by ``predict_missing``.
+    predict_missing
+        With ``missing="fractional"``, what a row does at predict time at a node whose tested
+        value it lacks (missing, or unseen at fit): "distribute" (C4.5; Quinlan 1993, ch. 3)
+        follows every branch, weighted by the branch's training fraction, and sums the leaves'
+        class distributions; "most_frequent" takes the branch that held the most training
+        weight at the node (the most frequent value among its rows; the first on a tie);
+        "stop" answers with the node's own class distribution. It may be changed after fit.
     """
 
     _criterion = "info_gain"
@@ -234,13 +243,15 @@ class ID3Classifier(_TreeClassifier):
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
-                 tie_break: str | Sequence[str] = "first", missing: str = "error"):
+                 tie_break: str | Sequence[str] = "first", missing: str = "error",
+                 predict_missing: str = "distribute"):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
         self.purity_threshold = purity_threshold
         self.tie_break = tie_break
         self.missing = missing
+        self.predict_missing = predict_missing
 
 
 class C45Classifier(_TreeClassifier):
@@ -260,8 +271,9 @@ class C45Classifier(_TreeClassifier):
     Missing values (``missing="fractional"``, Zhou sec. 4.4.2): the gain is computed on the rows
     whose value is known and multiplied by their weight share rho; a row whose tested value is
     missing enters every branch with its weight times the branch's share of the known weight.
-    At predict time such a row follows every branch, weighted by the training fractions. Every
-    count in the tree is a weighted count. A value unseen at fit is treated as missing.
+    At predict time such a row follows every branch, weighted by the training fractions (the
+    default ``predict_missing``). Every count in the tree is a weighted count. A value unseen at
+    fit is treated as missing.
 
     Parameters
     ----------
@@ -282,22 +294,48 @@ class C45Classifier(_TreeClassifier):
         How equal gain ratios are decided: "first" (column order) or a list of feature names in
         order of preference. A threshold tie goes to the smallest threshold.
     variant
-        "textbook": C4.5 as Zhou and the book's sources teach it (the only variant so far).
+        "textbook": C4.5 as Zhou and the book's sources teach it. "j48": C4.5 Release 8 as
+        Weka's J48 builds it unpruned (``J48 -U``; ``min_samples_leaf`` is its ``-M``): a
+        threshold's gain pays log2(number of candidate cuts)/W (Quinlan 1996) and the
+        threshold moves down to the largest training value not above the midpoint; a split
+        needs ``min_samples_leaf`` weight in at least two branches, and a cut at least
+        ``min(max(0.1 W~ / n_classes, min_samples_leaf), 25)`` known weight on each side;
+        attributes with at least 0.3 x (training rows) categories are left out of the average
+        gain; the winner needs a positive gain ratio; a subtree that does not lower the
+        training error is collapsed into a leaf (stop reason "collapsed"). Trees equal J48's,
+        except that a leaf whose top classes tie shows the first in ``classes_`` (sorted), J48
+        the first in its header's order.
     gain_filter
         "average" (the heuristic above) or None (every candidate competes on gain ratio alone).
     missing
-        "fractional": missing values as described above (the only option so far).
+        "fractional": missing values as described above. "branch": a missing value is a value
+        of its own (Quinlan 1989's third option): a node whose training rows include some with
+        the tested value missing gets one more branch, the last (``Node.missing_branch``), and
+        those rows go there with their whole weight; the gain is computed on all rows, with
+        the missing ones as one more group, and not discounted. A numeric attribute still
+        needs a cut between two known values.
+    predict_missing
+        What a row does at predict time at a node whose tested value it lacks (missing, or a
+        category unseen at fit): "distribute" (C4.5; Quinlan 1993, ch. 3) follows every branch,
+        weighted by the branch's training fraction, and sums the leaves' class distributions;
+        "most_frequent" takes the branch that held the most training weight at the node (the
+        most frequent value among its rows; the first on a tie); "stop" answers with the node's
+        own class distribution. A node with a missing-value branch (``Node.missing_branch``)
+        sends the row there whatever this says. It may be changed after fit.
+    criterion
+        "gain_ratio" (C4.5) ranks the attributes by gain ratio; "info_gain" by information
+        gain, with the same thresholds: the tree of Zhou (2016), sec. 4.4.1, fig. 4.8.
     """
 
-    _criterion = "gain_ratio"
     _numeric_thresholds = True
-    _missing_options = ("fractional",)
+    _missing_options = ("fractional", "branch")
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
                  purity_threshold: float = 1.0, tie_break: str | Sequence[str] = "first",
                  variant: str = "textbook", gain_filter: str | None = "average",
-                 missing: str = "fractional"):
+                 missing: str = "fractional", predict_missing: str = "distribute",
+                 criterion: str = "gain_ratio"):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -307,9 +345,13 @@ class C45Classifier(_TreeClassifier):
         self.variant = variant
         self.gain_filter = gain_filter
         self.missing = missing
+        self.predict_missing = predict_missing
+        self.criterion = criterion
 
     def _split_rules(self) -> SplitRules:
-        _check_option(self.variant, "variant", ("textbook",))
+        _check_option(self.variant, "variant", ("textbook", "j48"))
         _check_option(self.gain_filter, "gain_filter", ("average", None))
-        return SplitRules(self._criterion, self.gain_filter,
-                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1))
+        _check_option(self.criterion, "criterion", ("gain_ratio", "info_gain"))
+        return SplitRules(self.criterion, self.gain_filter,
+                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
+                          j48=self.variant == "j48", missing_branch=self.missing == "branch")

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from . import kernels
 from ._validation import Feature
 from .impurity import SCORES
-from .splits import Split, TrainingSet, candidate_splits
+from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .tree import Node
 
-__all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
+__all__ = ["SplitRules", "StoppingRules", "grow", "collapse", "STOP_REASONS"]
 
 #: why a node became a leaf, in the order the rules are tried
 STOP_REASONS = {
@@ -35,6 +35,8 @@ STOP_REASONS = {
     "no_split": "the rows agree on every remaining attribute",
     "min_samples_leaf": "every split would leave a branch with fewer than min_samples_leaf rows",
     "min_impurity_decrease": "the best split's gain is below min_impurity_decrease",
+    "no_gain": "no split J48 compares has a positive gain ratio",
+    "collapsed": "its subtree made no fewer training errors than the node alone (J48)",
 }
 
 #: two scores closer than this are a tie, broken by the attributes' priority
@@ -57,11 +59,25 @@ class SplitRules:
     candidates, the attributes that can split the node, and a gain within ``TIE_TOLERANCE`` of
     it passes. ``min_samples_leaf``: a split is allowed only if every branch that receives rows
     receives at least this many (a row with a missing value counts in every branch it enters).
+
+    ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
+    ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
+    sides of a cut, with the larger ``min_split`` of :func:`dtree.kernels._best_cut`); a
+    threshold's gain pays log2(number of cuts)/W and the threshold moves down to the largest
+    training value not above it; attributes with at least 0.3 x (training rows) categories are
+    left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
+    ratio above 1e-6; and after growing, subtrees that do not lower the training error are
+    collapsed (:func:`collapse`).
+
+    ``missing_branch=True`` treats a missing value as a value of its own: a split of a node whose
+    rows include some with the tested value missing gets one more branch, the last, for them.
     """
 
     criterion: str = "info_gain"
     gain_filter: str | None = None
     min_samples_leaf: int = 1
+    j48: bool = False
+    missing_branch: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,14 +136,19 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                stopping, priority)
         if split is None:
             continue
+        if rules.j48 and not split.is_multiway:
+            split = replace(split, threshold=data.value_at_most(split.feature, split.threshold))
         _attach_split(node, split, features, shared)
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
+        if rules.missing_branch and np.isnan(data.XT[split.feature, rows]).any():
+            node.missing_branch, n_branches = n_branches, n_branches + 1
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
-                                          n_branches, data.y, n_classes, impurity, rows,
-                                          weights, order)
+                                          n_branches, -1 if node.missing_branch is None else
+                                          node.missing_branch, data.y, n_classes, impurity,
+                                          rows, weights, order)
         node.branch_fractions = fractions
         if split.is_multiway:
             available = available[available != split.feature]
@@ -142,6 +163,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                     len(order), last - first)
                 work.append((child, child_rows[first:last], child_weights[first:last],
                              sorted_rows, pure[b], available))
+    if rules.j48:
+        collapse(root)
     return root
 
 
@@ -190,18 +213,20 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
         node.stop_reason = reason
         return None
     found = candidate_splits(data, rows, weights, order, available, rules.criterion,
-                             min_leaf=rules.min_samples_leaf)
+                             min_leaf=rules.min_samples_leaf, j48=rules.j48,
+                             missing_branch=rules.missing_branch)
     node.scores = dict(zip(found.names, found.scores))
     node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
         node.stop_reason = "min_samples_leaf" if found.blocked else "no_split"
         return None
-    competing = range(len(found.scores))
-    if rules.gain_filter == "average":
-        average = sum(found.gains) / len(found.gains)
-        competing = [k for k in competing if _at_least(found.gains[k], average)]
+    competing = _shortlist(found, rules, data)
+    if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)
-    best = max(found.scores[k] for k in competing)
+    best = max((found.scores[k] for k in competing), default=0.0)
+    if rules.j48 and best <= kernels.J48_EPSILON:
+        node.stop_reason = "no_gain"
+        return None
     tied = [k for k in competing if _at_least(found.scores[k], best)]
     chosen = min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
@@ -210,6 +235,27 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
         node.stop_reason = "min_impurity_decrease"
         return None
     return found.split(chosen)
+
+
+def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[int]:
+    """The candidates that compete on score: all of them, or with ``gain_filter="average"``
+    those whose gain is at least the average gain (up to ``TIE_TOLERANCE``). J48 averages only
+    over the attributes with fewer than 0.3 x (training rows) categories (unless none has), and
+    lets a gain pass that is at most 1e-3 below the average."""
+    everyone = range(len(found.gains))
+    if rules.gain_filter is None:
+        return list(everyone)
+    counted = list(everyone)
+    if rules.j48:
+        many_valued = data.n_categories >= 0.3 * len(data.y) - kernels.J48_EPSILON
+        if not many_valued.all():
+            counted = [k for k in everyone if not many_valued[found.features[k]]]
+    if not counted:
+        return []
+    average = sum(found.gains[k] for k in counted) / len(counted)
+    if rules.j48:
+        return [k for k in everyone if found.gains[k] >= average - 1e-3]
+    return [k for k in everyone if _at_least(found.gains[k], average)]
 
 
 def _at_least(value: float, reference: float) -> bool:
@@ -230,3 +276,27 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
             shared[split.feature] = (tuple(frozenset((c,)) for c in feature.categories),
                                      np.arange(len(feature.categories)))
         node.category_sets, node.branch_of_code = shared[split.feature]
+
+
+def collapse(root: Node) -> None:
+    """Weka J48's subtree collapsing, in place: from the root down, a node whose subtree
+    misclassifies at least as much training weight as the node would alone (less 1e-3) becomes
+    a leaf. A node's errors are its weight minus its majority class's weight."""
+    def errors(node: Node) -> float:
+        return node.weighted_n_samples - float(node.value.max())
+
+    subtree_errors = {}
+    for node in reversed(list(root.walk())):  # children before parents
+        subtree_errors[id(node)] = (errors(node) if node.is_leaf else
+                                    sum(subtree_errors[id(c)] for c in node.children))
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_leaf:
+            continue
+        if subtree_errors[id(node)] >= errors(node) - 1e-3:
+            node.children, node.stop_reason = [], "collapsed"
+            node.feature = node.feature_index = node.threshold = node.score = None
+            node.category_sets = node.branch_of_code = node.branch_fractions = None
+        else:
+            stack.extend(node.children)

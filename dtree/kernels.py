@@ -22,6 +22,8 @@ import numpy as np
 from numba import njit
 
 ENTROPY, GINI, SQUARED_ERROR = 0, 1, 2
+#: Weka's tolerance in comparisons (``weka.core.Utils.SMALL``), used by the J48 rules
+J48_EPSILON = 1e-6
 #: impurity name -> the code the kernels take
 IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERROR}
 
@@ -114,7 +116,7 @@ def midpoint(lower, upper):
 # ------------------------------------------------------------------------------ split search
 @njit(cache=True)
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio, min_leaf):
+                     by_ratio, min_leaf, j48, missing_branch):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
@@ -124,14 +126,16 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     threshold ``x <= t``, chosen by gain (or by gain ratio if ``by_ratio``), the smallest t on a
     tie. A split is *allowed* if every branch that receives rows receives at least ``min_leaf``
     of them, a row with a missing value counting in every branch it enters; only allowed cuts
-    are candidates. Returns, per attribute: gain, split information IV, known weight fraction
-    rho, threshold (NaN for multiway) of the best allowed split, number of allowed candidate
-    cuts, number of branches with weight, and whether some split is allowed.
+    are candidates. With ``j48`` the rules are Weka J48's instead (see :func:`_best_cut` and
+    :func:`_multiway`). With ``missing_branch`` the rows with a missing value are not spread
+    over the branches but make one more branch of their own. Returns, per attribute: gain, split information IV and threshold (NaN
+    for multiway) of the best allowed split, the number of branches with weight, and whether
+    some split is allowed.
     """
     n = len(attrs)
-    gain, iv, rho = np.zeros(n), np.zeros(n), np.zeros(n)
+    gain, iv = np.zeros(n), np.zeros(n)
     threshold = np.full(n, np.nan)
-    n_cuts, n_branches = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    n_branches = np.zeros(n, np.int64)
     allowed = np.zeros(n, np.bool_)
     n_stats = n_statistics(n_classes)
     total = np.zeros(n_stats)
@@ -146,56 +150,77 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     for a in range(n):
         column = XT[attrs[a]]
         if n_categories[attrs[a]] > 0:
-            gain[a], iv[a], rho[a], n_branches[a], allowed[a] = _multiway(
+            gain[a], iv[a], n_branches[a], allowed[a] = _multiway(
                 column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
-                min_leaf)
-            n_cuts[a] = n_branches[a] - 1 if allowed[a] else 0
+                min_leaf, j48, missing_branch)
         else:
-            gain[a], iv[a], rho[a], threshold[a], n_cuts[a], n_branches[a] = _best_cut(
+            gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _best_cut(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total,
-                min_leaf)
-            allowed[a] = n_cuts[a] > 0
-    return gain, iv, rho, threshold, n_cuts, n_branches, allowed
+                min_leaf, j48, missing_branch)
+    return gain, iv, threshold, n_branches, allowed
 
 
 @njit(cache=True)
-def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, min_leaf):
+def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, min_leaf, j48,
+              missing_branch):
     """One branch per category: a table of statistics and rows per category code, then the
     gain; the split is allowed if each branch with rows gets ``min_leaf`` (missing rows count
-    in every branch)."""
+    in every branch, or with ``missing_branch`` make a branch of their own). J48 instead allows
+    it if at least two branches have a known weight of ``min_leaf`` or more (Weka's
+    ``Distribution.check``)."""
     table[:n_codes] = 0.0
     sizes[:n_codes] = 0
-    known = np.zeros(table.shape[1])
+    known, missing = np.zeros(table.shape[1]), np.zeros(table.shape[1])
     n_missing = 0
     for i in range(len(rows)):
         v = column[rows[i]]
         if math.isnan(v):
             n_missing += 1
+            add_row(missing, y[rows[i]], w[i], n_classes)
         else:
             add_row(table[int(v)], y[rows[i]], w[i], n_classes)
             add_row(known, y[rows[i]], w[i], n_classes)
             sizes[int(v)] += 1
-    after, n_branches, allowed = 0.0, 0, True
+    after, n_branches, allowed, big_enough = 0.0, 0, True, 0
     branch_weights = np.zeros(n_codes)
     for code in range(n_codes):
         branch_weights[code] = weight_of(table[code], n_classes)
         if branch_weights[code] > 0:
             n_branches += 1
             after += weighted_impurity(table[code], impurity)
-            allowed = allowed and sizes[code] + n_missing >= min_leaf
+            allowed = allowed and sizes[code] + (0 if missing_branch else n_missing) >= min_leaf
+        big_enough += branch_weights[code] >= min_leaf - J48_EPSILON
     known_w = weight_of(known, n_classes)
-    gain = max(weighted_impurity(known, impurity) - after, 0.0) / W
-    return (gain, split_information(branch_weights, W - known_w), known_w / W, n_branches,
+    before = weighted_impurity(known, impurity)
+    if missing_branch and n_missing > 0:
+        n_branches += 1
+        after += weighted_impurity(missing, impurity)
+        before = weighted_impurity(known + missing, impurity)
+        allowed = allowed and n_missing >= min_leaf
+        big_enough += W - known_w >= min_leaf - J48_EPSILON
+    if j48:
+        allowed = big_enough >= 2
+    gain = max(before - after, 0.0) / W
+    return (gain, split_information(branch_weights, W - known_w), n_branches,
             allowed and n_branches >= 2)
 
 
 @njit(cache=True)
-def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf):
+def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf, j48,
+              missing_branch):
     """Go through the rows in the order of their values, moving them one by one from the right
     side to the left, and score the cut at every midpoint between adjacent distinct values
     that leaves ``min_leaf`` rows on each side (the rows with a missing value go to both).
-    Returns the best allowed cut's gain, IV, rho and threshold, the number of allowed cuts, and
-    the number of branches with weight (2 if the known values differ, else 1)."""
+    Returns the best allowed cut's gain, IV and threshold, the number of branches with weight
+    (2 if the known values differ, else 1) and whether some cut is allowed.
+
+    With ``j48``, Weka J48's rules (C4.5 Release 8; Quinlan 1996): values closer than 1e-5 are
+    equal; a cut needs a known weight of ``min_split`` = 0.1 W~ / n_classes, clipped to
+    [min_leaf, 25], on each side; the best cut's gain is lowered by log2(number of such cuts)/W
+    and must stay positive; the threshold is the midpoint (the grower then moves it down to a
+    training value). With ``missing_branch`` the rows with a missing value are a third branch
+    (and a cut needs ``min_leaf`` rows on each side).
+    """
     n_stats = n_statistics(n_classes)
     missing, left, right = np.zeros(n_stats), np.zeros(n_stats), np.zeros(n_stats)
     n_known = len(order)  # the rows whose value is missing come last
@@ -205,18 +230,34 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
     known = total - missing
     W, known_w = weight_of(total, n_classes), weight_of(known, n_classes)
     known_impurity = weighted_impurity(known, impurity)
-    branch_weights = np.zeros(2)
     n_missing = len(order) - n_known
+    if missing_branch:  # the missing rows' branch: impurity of its own, not in the sides' sizes
+        known_impurity = weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
+        if 0 < n_missing < min_leaf:
+            n_known = 0  # their branch would be too small
+        n_missing = 0
+    branch_weights = np.zeros(2)
+    min_split = 0.1 * known_w / max(n_classes, 1)
+    min_split = min_leaf if min_split <= min_leaf else min(min_split, 25.0)
+    if j48 and n_known < 2 * min_split - J48_EPSILON:
+        n_known = 0  # too few known values to cut
+    # J48 takes a cut only if its gain beats the best so far, 0 at first, by more than 1e-6
     best_score, best_gain, best_left_w, best_t, n_cuts = -1.0, 0.0, 0.0, np.nan, 0
+    if j48:
+        best_score = 0.0
     n_branches = 1
     for k in range(n_known - 1):
         i = order[k]
         add_row(left, y[rows[i]], w[i], n_classes)
         lower, upper = column[rows[i]], column[rows[order[k + 1]]]
-        if lower == upper:
+        if lower == upper or (j48 and lower + 1e-5 >= upper):
             continue
         n_branches = 2
-        if min(k + 1, n_known - k - 1) + n_missing < min_leaf:
+        left_w = weight_of(left, n_classes)
+        if j48:
+            if min(left_w, known_w - left_w) < min_split - J48_EPSILON:
+                continue
+        elif min(k + 1, n_known - k - 1) + n_missing < min_leaf:
             continue
         n_cuts += 1
         for s in range(n_stats):
@@ -225,13 +266,16 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
         gain = max(known_impurity - after, 0.0) / W
         score = gain
         if by_ratio:
-            iv = _cut_information(weight_of(left, n_classes), known_w, W, branch_weights)
+            iv = _cut_information(left_w, known_w, W, branch_weights)
             score = gain / iv if iv > 0 else 0.0
-        if score > best_score:
-            best_score, best_gain, best_t = score, gain, midpoint(lower, upper)
-            best_left_w = weight_of(left, n_classes)
+        if score > best_score + (J48_EPSILON if j48 else 0.0):
+            best_score, best_gain, best_t, best_left_w = score, gain, midpoint(lower, upper), left_w
+    if j48 and n_cuts > 0:
+        best_gain -= math.log2(n_cuts) / W
+        if math.isnan(best_t) or best_gain <= J48_EPSILON:
+            n_cuts = 0
     best_iv = _cut_information(best_left_w, known_w, W, branch_weights)
-    return best_gain, best_iv, known_w / W, best_t, n_cuts, n_branches
+    return best_gain, best_iv, best_t, n_branches, n_cuts > 0
 
 
 @njit(cache=True)
@@ -254,11 +298,12 @@ def branch_of(value, threshold, codes, first, last):
 
 
 @njit(cache=True)
-def partition(column, threshold, branch_of_code, n_branches, y, n_classes, impurity, rows, w,
-              order):
-    """Hand the node's rows to its children. A row whose value is missing goes to every child
-    that has known weight, with weight w * r~_v, the child's share of the known weight
-    (Zhou 2016, sec. 4.4.2). A child holds the rows of its branch, then those rows.
+def partition(column, threshold, branch_of_code, n_branches, missing_child, y, n_classes,
+              impurity, rows, w, order):
+    """Hand the node's rows to its children. A row whose value is missing goes to child
+    ``missing_child`` if there is one (>= 0), else to every child that has known weight, with
+    weight w * r~_v, the child's share of the known weight (Zhou 2016, sec. 4.4.2). A child
+    holds the rows of its branch, then those rows.
 
     Returns the children's rows and weights, concatenated (child b's are ``start[b]:start[b+1]``),
     their statistics, total weights, impurities and purity, the branch fractions r~_v, and the
@@ -272,6 +317,8 @@ def partition(column, threshold, branch_of_code, n_branches, y, n_classes, impur
     n_missing = 0
     for i in range(m):
         branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
+        if branch[i] < 0 and missing_child >= 0:
+            branch[i] = missing_child
         if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the missing ones
             known_w[branch[i]] += w[i]
             rank[i] = counts[branch[i]]
@@ -324,13 +371,15 @@ def partition(column, threshold, branch_of_code, n_branches, y, n_classes, impur
 # ------------------------------------------------------------------------------ prediction
 @njit(cache=True)
 def predict_rows(X, feature, threshold, code_start, codes, first_child, n_children, fractions,
-                 values):
-    """Each row's prediction, a weighted sum of the leaves it reaches (Quinlan 1993, ch. 3).
+                 detour, stop, values):
+    """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
+    predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
     The tree is given as arrays over its nodes: the children of node i are the nodes
     ``first_child[i] + range(n_children[i])``, ``fractions`` their training fractions. A row
-    follows the branch of its value; where the value is missing it goes down every branch, its
-    weight multiplied by that branch's fraction.
+    follows the branch of its value. Where the value is missing it takes branch ``detour[i]``
+    if that is not -1; else, if ``stop``, it ends there with node i's prediction; else it goes
+    down every branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
     stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
@@ -340,13 +389,15 @@ def predict_rows(X, feature, threshold, code_start, codes, first_child, n_childr
         while top > 0:
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
-            while n_children[node] > 0:  # follow known values down
+            while n_children[node] > 0:  # follow known values (and detours) down
                 b = branch_of(X[i, feature[node]], threshold[node], codes, code_start[node],
                               code_start[node + 1])
                 if b < 0:
-                    break
+                    b = detour[node]
+                    if b < 0:
+                        break
                 node = first_child[node] + b
-            if n_children[node] == 0:
+            if n_children[node] == 0 or stop:
                 for k in range(values.shape[1]):
                     out[i, k] += weight * values[node, k]
                 continue

@@ -31,13 +31,12 @@ CRITERIA = tuple(SCORES)
 @dataclass(frozen=True)
 class Split:
     """The chosen split of a node: the attribute (column index), its score (what the criterion
-    maximises: gain, gain ratio or impurity decrease), its gain (the impurity decrease itself)
-    and, for a numeric attribute, the threshold: ``value <= threshold`` goes to branch 0.
-    Without a threshold the split is multiway, one branch per category."""
+    maximises: gain, gain ratio or impurity decrease) and, for a numeric attribute, the
+    threshold: ``value <= threshold`` goes to branch 0. Without a threshold the split is
+    multiway, one branch per category."""
 
     feature: int
     score: float
-    gain: float
     threshold: float | None = None
 
     @property
@@ -69,6 +68,12 @@ class TrainingSet:
         return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
                    n_classes, n_categories, slot, [f.name for f in features])
 
+    def value_at_most(self, j: int, t: float) -> float:
+        """The largest training value of column j not above t (up to Weka's 1e-6): where J48
+        moves a threshold, so that it reads as a value seen in the data (Quinlan 1993)."""
+        column = self.XT[j]
+        return float(column[column <= t + kernels.J48_EPSILON].max())
+
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
         Sorted once at the root; the kernels carry the order down the tree."""
@@ -94,24 +99,27 @@ class Candidates:
 
     def split(self, k: int) -> Split:
         t = self.thresholds[k]
-        return Split(self.features[k], self.scores[k], self.gains[k], None if t != t else t)
+        return Split(self.features[k], self.scores[k], None if t != t else t)
 
 
 def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                      order: np.ndarray, attributes: np.ndarray, criterion: str,
-                     cut_by_ratio: bool = False, min_leaf: int = 1) -> Candidates:
+                     cut_by_ratio: bool = False, min_leaf: int = 1, j48: bool = False,
+                     missing_branch: bool = False) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
     ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
 
     The score is the gain, or for ``"gain_ratio"`` Gain / IV (Zhou 2016, eq. 4.3; IV counts the
     rows with a missing value as one more group, as C4.5 does). A numeric attribute's threshold
     is the cut of highest gain (Zhou 2016, eq. 4.8), or of highest gain ratio if
-    ``cut_by_ratio``, among the cuts that leave ``min_leaf`` rows in each branch.
+    ``cut_by_ratio``, among the cuts that leave ``min_leaf`` rows in each branch. ``j48``
+    applies Weka J48's rules instead, and ``missing_branch`` gives the rows with a missing value
+    a branch of their own (see :func:`dtree.kernels.score_attributes`).
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
-    gain, iv, _, threshold, _, n_branches, allowed = kernels.score_attributes(
+    gain, iv, threshold, n_branches, allowed = kernels.score_attributes(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
-        data.n_categories, data.slot, cut_by_ratio, min_leaf)
+        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     real = np.flatnonzero(allowed).tolist()
     blocked = attributes[(n_branches >= 2) & ~allowed].tolist()

@@ -1,4 +1,4 @@
-"""The tree itself: `Node`, traversal, and prediction with fractional routing of missing values."""
+"""The tree itself: `Node`, traversal, and prediction, with the strategies for missing values."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,7 +8,10 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["Node", "predict_values"]
+__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values"]
+
+#: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
+PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 
 
 @dataclass(eq=False, repr=False)
@@ -23,7 +26,9 @@ class Node:
     An internal node tests ``feature``: numeric ``value <= threshold`` goes to ``children[0]``;
     categorical values go to the child whose entry of ``category_sets`` holds them.
     ``branch_fractions`` are the training weight fractions of the children, used to send a row
-    whose value is missing down every branch (Quinlan 1993). ``scores`` holds the score of every
+    whose value is missing down every branch (Quinlan 1993). ``missing_branch`` is the index of
+    the child that holds the rows whose value was missing (``missing="branch"``), or None.
+    ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
     passed C4.5's gain filter (empty without a filter); ``ties`` the competing attributes whose
@@ -50,6 +55,7 @@ class Node:
     ties: tuple[str, ...] = ()
     stop_reason: str | None = None
     branch_of_code: np.ndarray | None = None
+    missing_branch: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -101,24 +107,66 @@ def _rebuild(states: list[dict]) -> Node:
     return nodes[0]
 
 
-def predict_values(root: Node, X: np.ndarray) -> np.ndarray:
-    """Each row's prediction (class probabilities or mean): a weighted mix of the leaves it reaches.
+def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
+    """Each row's prediction (class probabilities or mean): that of the leaf it reaches, or a
+    weighted mix of leaves.
 
-    A row with a known value follows one branch. A row whose tested value is missing (or was
-    unseen at fit) follows every branch with weight equal to that branch's training fraction, and
-    its prediction is the weighted sum over the leaves it reaches (Quinlan 1993, ch. 3). The
-    routing is :func:`dtree.kernels.predict_rows`, on the tree laid out as arrays.
+    A row with a known value follows one branch. Where the tested value is missing (NaN; an
+    encoded value unseen at fit is NaN too), the row takes the node's missing-value branch if it
+    has one (``Node.missing_branch``), whatever ``predict_missing`` says; otherwise
+    ``predict_missing`` decides:
+
+    * "distribute" (C4.5; Quinlan 1993, ch. 3): the row follows every branch, weighted by the
+      branch's training fraction (``Node.branch_fractions``), and its prediction is the weighted
+      sum of the leaves it reaches;
+    * "most_frequent": it follows the branch that held the most training weight at the node
+      (the most frequent value among the node's training rows; the first such branch on a tie);
+    * "stop": its prediction is the node's own (``Node.prediction``).
+
+    Each is a mix of nodes' predictions with weights summing to 1, so class probabilities sum
+    to 1. Lays the tree out anew on each call; :class:`Layout` keeps a layout for many calls.
     """
-    return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), *_as_arrays(root))
+    return Layout(root).predict(X, predict_missing)
+
+
+class Layout:
+    """A tree laid out as arrays for :func:`dtree.kernels.predict_rows`, made once and used for
+    many predictions. It belongs to the tree ``root`` as it was when laid out: a copy
+    (``copy.deepcopy``) is unbound (``root`` None), as the copied tree may then be changed in
+    place; unpickling lays the unpickled tree out again."""
+
+    def __init__(self, root: Node | None):
+        self.root = root
+        self._arrays = None if root is None else _as_arrays(root)
+
+    def __deepcopy__(self, memo: dict) -> Layout:
+        return Layout(None)
+
+    def __reduce__(self):
+        return Layout, (self.root,)
+
+    def predict(self, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
+        """:func:`predict_values` on the laid-out tree."""
+        if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
+            raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
+                             f"{predict_missing!r}")
+        (feature, threshold, code_start, codes, first_child, n_children, fractions,
+         missing_child, frequent_child, values) = self._arrays
+        detour = frequent_child if predict_missing == "most_frequent" else missing_child
+        return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), feature, threshold,
+                                    code_start, codes, first_child, n_children, fractions,
+                                    detour, predict_missing == "stop", values)
 
 
 def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     """The tree as arrays over its nodes in breadth-first order (the children of a node are
     consecutive): tested feature, threshold, where each node's category-to-branch map starts in
     the concatenated maps, the maps, first child, number of children, each node's branch
-    fraction, each node's prediction. One pass over the nodes."""
+    fraction, the branch a missing value takes (the missing-value branch, or -1), the same with
+    the most frequent branch in place of -1, each node's prediction. One pass over the nodes."""
     nodes, first_child = [root], []
     feature, threshold, n_children, maps, map_length, fractions = [], [], [], [], [], [[1.0]]
+    missing_child = []
     for node in nodes:  # breadth first: the list grows while it is read
         first_child.append(len(nodes))
         nodes.extend(node.children)
@@ -128,11 +176,33 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         map_length.append(0 if node.branch_of_code is None else len(node.branch_of_code))
         if node.branch_of_code is not None:
             maps.append(node.branch_of_code)
+        missing_child.append(-1 if node.missing_branch is None else node.missing_branch)
         if node.children:
             fractions.append(node.branch_fractions)
     feature = np.array(feature, dtype=float)  # None (a leaf) -> NaN -> -1
+    first_child, n_children = np.array(first_child), np.array(n_children)
+    fractions, missing_child = np.concatenate(fractions), np.array(missing_child)
+    frequent_child = np.full(len(nodes), -1)
+    frequent_child[n_children > 0] = _most_frequent(fractions, first_child, n_children)
+    frequent_child = np.where(missing_child >= 0, missing_child, frequent_child)
     return (np.where(np.isnan(feature), -1, feature).astype(np.int64),
             np.array(threshold, dtype=float), np.cumsum([0] + map_length),
-            np.concatenate([np.zeros(0, np.int64)] + maps), np.array(first_child),
-            np.array(n_children), np.concatenate(fractions),
+            np.concatenate([np.zeros(0, np.int64)] + maps), first_child, n_children,
+            fractions, missing_child, frequent_child,
             np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1))
+
+
+def _most_frequent(fractions: np.ndarray, first_child: np.ndarray,
+                   n_children: np.ndarray) -> np.ndarray:
+    """For each internal node (in order), the branch with the largest training fraction: the
+    first whose fraction is within round-off of the largest (``dtree.grow.TIE_TOLERANCE``).
+    ``fractions[first_child[i]:first_child[i] + n_children[i]]`` are node i's children's, and
+    these runs follow each other, the internal nodes' children making up nodes 1, 2, ..."""
+    internal = n_children > 0
+    if not internal.any():
+        return np.zeros(0, np.int64)
+    start, size = first_child[internal], n_children[internal]
+    largest = np.maximum.reduceat(fractions, start)
+    near = fractions[1:] >= np.repeat(largest - (1e-12 + 1e-9 * largest), size)
+    position = np.where(near, np.arange(len(near)), len(near))  # node k + 1 at position k
+    return np.minimum.reduceat(position, start - 1) - (start - 1)

@@ -18,12 +18,13 @@ import scipy.sparse
 from handcalc import G, H, gain, split_info
 from sklearn.exceptions import DataConversionWarning, NotFittedError
 
-from dtree import (ID3Classifier, entropy, export_text, gain_ratio, gini, gini_index, info_gain,
-                   intrinsic_value, misclassification)
+from dtree import (C45Classifier, ID3Classifier, entropy, export_text, gain_ratio, gini,
+                   gini_index, info_gain, intrinsic_value, misclassification)
 from dtree.datasets import load_watermelon
 
 X, Y = load_watermelon("2.0", return_X_y=True)  # 17 melons, 6 categorical columns, "yes"/"no"
 XA, YA = load_watermelon("2.0alpha", return_X_y=True)  # the same with missing values
+X3, Y3 = load_watermelon("3.0", return_X_y=True)  # the same with numeric density and sugar
 W = np.linspace(0.5, 2.0, 17)
 NUMERIC = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": ["p", "q", "p"]})
 IMPURITIES = [entropy, gini, misclassification]
@@ -36,6 +37,28 @@ def fit(X, y, **kw):
 
 def fitted(X=X, y=Y, **params) -> ID3Classifier:
     return ID3Classifier(**params).fit(X, y)
+
+
+def fit_c45(X, y, **kw):
+    return C45Classifier().fit(X, y, **kw)
+
+
+def fitted_c45(X=X3, y=Y3, **params) -> C45Classifier:
+    return C45Classifier(**params).fit(X, y)
+
+
+def with_column(frame: pd.DataFrame, column: str, values) -> pd.DataFrame:
+    """A copy of ``frame`` with one column replaced (a list becomes an object column)."""
+    values = pd.Series(values, index=frame.index, dtype=object if isinstance(values, list)
+                       else None)
+    return frame.assign(**{column: values})
+
+
+def with_density(position: int, value) -> pd.DataFrame:
+    """Watermelon 3.0 with density as an object column whose value at ``position`` is replaced."""
+    density = X3["density"].astype(object).tolist()
+    density[position] = value
+    return with_column(X3, "density", density)
 
 
 def with_cell(frame: pd.DataFrame, column: str, value) -> pd.DataFrame:
@@ -94,13 +117,57 @@ ERRORS = [
     case("complex X", fit, np.array([[1 + 1j], [2]]), [0, 1], error=ValueError,
          match="Complex"),
     case("strings and numbers in one column", fit, np.array([["a"], [1], ["b"]], dtype=object),
-         [0, 1, 0], error=TypeError, match=r"column 'x0' mixes .*\['int', 'str'\]"),
+         [0, 1, 0], error=TypeError,
+         match="column 'x0' mixes numbers and strings, e.g. 1 and 'a': .* pd.to_numeric"),
+    case("a column with every value missing (ID3, fractional)",
+         ID3Classifier(missing="fractional").fit, with_column(XA, "touch", [None] * 17), YA,
+         error=ValueError, match="column 'touch' has every value missing"),
     case("unhashable cell at fit", fit, pd.concat([X.astype(object), with_cell(X, "navel", [1])]),
          list(Y) + ["yes"], error=TypeError, match="column 'navel' .* cannot be hashed"),
     case("repeated column names", fit, X.set_axis(["a", "b", "a", "c", "d", "e"], axis=1), Y,
          error=ValueError, match=r"repeated column names: \['a'\]"),
     case("column names of mixed types", fit, X.set_axis(["a", 1, "b", "c", "d", "e"], axis=1), Y,
          error=TypeError, match="string names"),
+    # C4.5 and its numeric columns. A column with every value missing has nothing to learn from;
+    # a column mixing numbers and strings is neither numeric nor categorical (a column of strings
+    # only, numeric-looking or not, is categorical: see RESULTS)
+    case("a float column with every value missing (C4.5)", fit_c45,
+         with_column(X3, "density", np.full(17, np.nan)), Y3, error=ValueError,
+         match=r"column 'density' has every value missing \(None or NaN\)"),
+    case("an object column of None (C4.5)", fit_c45, with_column(X3, "colour", [None] * 17), Y3,
+         error=ValueError, match="column 'colour' has every value missing"),
+    case("a categorical column with every value missing (C4.5)", fit_c45,
+         with_column(X3, "root", pd.Categorical([None] * 17, categories=["curly", "straight"])),
+         Y3, error=ValueError, match="column 'root' has every value missing"),
+    case("an array column with every value missing (C4.5)", fit_c45,
+         np.array([[np.nan, 1.0], [np.nan, 2.0], [np.nan, 3.0]]), ["y", "n", "y"],
+         error=ValueError, match="column 'x0' has every value missing"),
+    case("every known value in a row of weight 0 (C4.5)", fit_c45,
+         with_column(X3, "sugar", [0.46] + [np.nan] * 16), Y3, sample_weight=set_weight(0, 0.0),
+         error=ValueError, match="column 'sugar' has every value missing"),
+    case("text in a numeric object column (C4.5)", fit_c45, with_density(2, "abc"), Y3,
+         error=TypeError, match="column 'density' mixes numbers and strings, e.g. 0.697 and 'abc'"),
+    case("a numeric string among floats (C4.5)", fit_c45, with_density(2, "0.634"), Y3,
+         error=TypeError, match="column 'density' mixes numbers and strings, e.g. .* '0.634'"),
+    case("text among numbers in an object array (C4.5)", fit_c45,
+         np.array([[1.5], [2.0], ["abc"]], dtype=object), ["y", "n", "y"], error=TypeError,
+         match="column 'x0' mixes numbers and strings, e.g. 1.5 and 'abc'"),
+    case("+inf in a numeric column (C4.5)", fit_c45, X3.replace(0.697, np.inf), Y3,
+         error=ValueError, match="infinity in column 'density'"),
+    case("-inf in an object column of numbers (C4.5)", fit_c45, with_density(3, -np.inf), Y3,
+         error=ValueError, match="infinity in column 'density'"),
+    case("-inf in an object column of numbers (ID3)", fit, with_density(3, -np.inf), Y3,
+         error=ValueError, match="infinity in column 'density'"),
+    case("+inf at predict (C4.5)", fitted_c45().predict, X3.replace(0.697, np.inf),
+         error=ValueError, match="infinity in column 'density'"),
+    case("-inf in an object column at predict (C4.5)", fitted_c45().predict_proba,
+         with_density(3, -np.inf), error=ValueError, match="infinity in column 'density'"),
+    case("text in a numeric column at predict (C4.5)", fitted_c45().predict,
+         with_density(2, "abc"), error=TypeError,
+         match="column 'density' was numeric at fit but now holds non-numbers, e.g. 'abc'"),
+    case("a string column where a numeric one was (C4.5)", fitted_c45().predict,
+         X3.astype({"density": str}), error=TypeError,
+         match="column 'density' was numeric at fit .* e.g. '0.697' \\(dtype str\\)"),
     # sample weights
     case("negative weight", fit, X, Y, sample_weight=set_weight(4, -1.0), error=ValueError,
          match="negative"),
@@ -379,6 +446,21 @@ RESULTS = [
     result("an object array with None", ID3Classifier(missing="fractional").fit,
            XA.to_numpy(dtype=object), list(YA),
            check=holds(lambda model: model.n_features_in_ == 6)),
+    result("an object column of numbers is numeric (C4.5)", fit_c45,
+           X3.astype({"density": object}), Y3, check=same_tree_as(fitted_c45(), X3)),
+    result("an object column of numbers at predict (C4.5)", fitted_c45().predict_proba,
+           X3.astype({"density": object, "sugar": object}),
+           check=lambda proba: np.testing.assert_array_equal(
+               proba, fitted_c45().predict_proba(X3))),
+    result("a column of numeric strings is categorical (C4.5)", fit_c45,
+           X3.astype({"density": str}), Y3,
+           check=holds(lambda model: model._features[6].categories[:2] == ("0.243", "0.245"))),
+    result("a first value missing, the others not (C4.5)", fit_c45,
+           with_column(X3, "sugar", [np.nan] + X3["sugar"].tolist()[1:]), Y3,
+           check=holds(lambda model: not model._features[7].is_categorical)),
+    result("a column with every value missing at predict (C4.5)", fitted_c45().predict_proba,
+           with_column(X3, "density", np.full(17, np.nan)),
+           check=lambda proba: np.testing.assert_allclose(proba.sum(axis=1), 1.0)),
     result("an unseen category at predict is missing", fitted(missing="fractional").predict_proba,
            with_cell(X, "texture", "very blurry"),
            check=lambda proba: np.testing.assert_array_equal(
@@ -405,15 +487,27 @@ FAILING_REFITS = {
     "missing label": ({}, NUMERIC, ["u", None, "w"], {}),
     "all weights zero": ({}, NUMERIC, ["u", "v", "w"], {"sample_weight": [0, 0, 0]}),
     "infinity in X": ({}, NUMERIC.replace(1.0, np.inf), ["u", "v", "w"], {}),
+    "infinity in an object column": ({}, with_column(NUMERIC, "a", [1.0, -np.inf, 2.0]),
+                                     ["u", "v", "w"], {}),
+    "text in a numeric column": ({}, with_column(NUMERIC, "a", [1.0, "abc", 2.0]),
+                                 ["u", "v", "w"], {}),
+    "a column with every value missing": ({}, NUMERIC.assign(a=np.nan), ["u", "v", "w"], {}),
     "column names of mixed types": ({}, NUMERIC.set_axis(["a", 0], axis=1), ["u", "v", "w"], {}),
+}
+#: a fitted model of each class, and rows with missing values it predicts
+REFIT_MODELS = {
+    "ID3": (lambda: fitted(missing="fractional"), XA),
+    "C4.5": (fitted_c45, with_column(X3, "sugar", [np.nan] * 8 + X3["sugar"].tolist()[8:])),
 }
 
 
+@pytest.mark.parametrize("model_name", REFIT_MODELS)
 @pytest.mark.parametrize("params, X_new, y_new, fit_kwargs", FAILING_REFITS.values(),
                          ids=FAILING_REFITS.keys())
-def test_failed_refit_changes_nothing(params, X_new, y_new, fit_kwargs):
-    model = fitted(missing="fractional")  # it predicts XA, which has missing values
-    before, proba, text = _state(model), model.predict_proba(XA), export_text(model)
+def test_failed_refit_changes_nothing(model_name, params, X_new, y_new, fit_kwargs):
+    make, X_predict = REFIT_MODELS[model_name]
+    model = make()
+    before, proba, text = _state(model), model.predict_proba(X_predict), export_text(model)
     model.set_params(**params)
     with pytest.raises((ValueError, TypeError)):
         model.fit(X_new, y_new, **fit_kwargs)
@@ -422,14 +516,15 @@ def test_failed_refit_changes_nothing(params, X_new, y_new, fit_kwargs):
     for key in before:
         if key not in params:
             assert after[key] is before[key], key  # the very same objects, not rebuilt ones
-    np.testing.assert_array_equal(model.predict_proba(XA), proba)
+    np.testing.assert_array_equal(model.predict_proba(X_predict), proba)
     assert export_text(model) == text
 
 
+@pytest.mark.parametrize("estimator", [ID3Classifier, C45Classifier])
 @pytest.mark.parametrize("params, X_new, y_new, fit_kwargs", FAILING_REFITS.values(),
                          ids=FAILING_REFITS.keys())
-def test_failed_first_fit_leaves_the_model_unfitted(params, X_new, y_new, fit_kwargs):
-    model = ID3Classifier(**params)
+def test_failed_first_fit_leaves_the_model_unfitted(estimator, params, X_new, y_new, fit_kwargs):
+    model = estimator(**params)
     with pytest.raises((ValueError, TypeError)):
         model.fit(X_new, y_new, **fit_kwargs)
     assert not [key for key in vars(model) if key.endswith("_") or key == "_features"]

@@ -282,11 +282,13 @@ def test_missing_numeric_values_get_fractional_weights():
 
 # ------------------------------------------------------------------ parameters and scikit-learn
 @pytest.mark.parametrize("params, error, match", [
-    ({"variant": "j48"}, ValueError, "variant must be one of \\('textbook',\\), got 'j48'"),
+    ({"variant": "weka"}, ValueError, "variant must be one of \\('textbook', 'j48'\\), got 'weka'"),
     ({"variant": None}, ValueError, "variant"),
     ({"gain_filter": "max"}, ValueError, "gain_filter must be one of \\('average', None\\)"),
     ({"gain_filter": False}, ValueError, "gain_filter"),
-    ({"missing": "branch"}, ValueError, "missing must be one of \\('fractional',\\)"),
+    ({"missing": "error"}, ValueError, "missing must be one of \\('fractional', 'branch'\\)"),
+    ({"criterion": "gini"}, ValueError, "criterion must be one of \\('gain_ratio', 'info_gain'\\)"),
+    ({"predict_missing": "guess"}, ValueError, "predict_missing must be one of"),
     ({"min_samples_leaf": 0}, ValueError, "min_samples_leaf must be an integer >= 1, got 0"),
     ({"min_samples_leaf": 1.5}, TypeError, "min_samples_leaf"),
     ({"min_samples_leaf": True}, TypeError, "min_samples_leaf"),
@@ -303,16 +305,18 @@ def test_bad_parameters(wm20, params, error, match):
 def test_parameters_and_id3_unchanged():
     assert list(C45Classifier().get_params()) == sorted([
         "max_depth", "min_samples_split", "min_samples_leaf", "min_impurity_decrease",
-        "purity_threshold", "tie_break", "variant", "gain_filter", "missing"])
+        "purity_threshold", "tie_break", "variant", "gain_filter", "missing", "predict_missing",
+        "criterion"])
     assert sorted(ID3Classifier().get_params()) == sorted([
         "max_depth", "min_samples_split", "min_impurity_decrease", "purity_threshold",
-        "tie_break", "missing"])
+        "tie_break", "missing", "predict_missing"])
 
 
 EXPECTED_SKIPS = {"check_array_api_input": "SCIPY_ARRAY_API is not set"}
 
 
-@parametrize_with_checks([C45Classifier()])
+@parametrize_with_checks([C45Classifier(), C45Classifier(variant="j48", min_samples_leaf=2),
+                          C45Classifier(missing="branch")])
 def test_sklearn_estimator_checks(estimator, check):
     try:
         check(estimator)
@@ -321,3 +325,34 @@ def test_sklearn_estimator_checks(estimator, check):
         assert name in EXPECTED_SKIPS, f"unexpected skip of {name}: {skip}"
         assert EXPECTED_SKIPS[name] in str(skip)
         pytest.skip(f"{name}: {skip}")
+
+
+# ------------------------------------------------------------------ missing="branch"
+@pytest.mark.parametrize("column", [
+    pd.Categorical(["x", "x", "y", "y", None, None]),
+    [1.0, 2.0, 3.0, 4.0, np.nan, np.nan],
+], ids=["categorical", "numeric"])
+def test_missing_branch_by_hand(column):
+    # A A | B B | missing: B B. With a branch of their own, the missing rows make three pure
+    # groups: gain = H(2/6) = 0.918 bits, not discounted; IV = log2 3; the missing rows' branch
+    # is the last, weight 2 each. Fractionally, gain = rho * 1 bit = 4/6, and each missing row
+    # goes half to each side.
+    X, y = pd.DataFrame({"a": column}), np.array(list("AABBBB"))
+    h = -(1 / 3 * np.log2(1 / 3) + 2 / 3 * np.log2(2 / 3))
+    branch = C45Classifier(missing="branch").fit(X, y)
+    root = branch.tree_
+    assert root.missing_branch == len(root.children) - 1 == 2
+    assert [c.weighted_n_samples for c in root.children] == [2, 2, 2]
+    assert root.gains["a"] == pytest.approx(h)
+    assert root.scores["a"] == pytest.approx(h / np.log2(3))
+    row = pd.DataFrame({"a": pd.Categorical([None], categories=["x", "y"])
+                        if isinstance(column, pd.Categorical) else [np.nan]})
+    assert branch.predict_proba(row).tolist() == [[0.0, 1.0]]
+    fractional = C45Classifier().fit(X, y)
+    assert fractional.tree_.missing_branch is None
+    assert fractional.tree_.gains["a"] == pytest.approx(4 / 6)
+    assert [c.weighted_n_samples for c in fractional.tree_.children] == [3, 3]
+    # left leaf: A 2, B 1 (two halves); right leaf: B 3; each reached with weight 1/2
+    np.testing.assert_allclose(fractional.predict_proba(row), [[1 / 3, 2 / 3]])
+    # the missing rows' branch must hold min_samples_leaf rows too
+    assert C45Classifier(missing="branch", min_samples_leaf=3).fit(X, y).tree_.is_leaf

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from references import write_arff
 
-from dtree.datasets import (ARFF_DATASETS, ZH_EN, load_arff, load_colour_depth,
+from dtree.datasets import (ARFF_DATASETS, ZH_EN, load_adult, load_arff, load_colour_depth,
                             load_house_school, load_loan_default, load_mushroom, load_watermelon,
                             load_watermelon_split, read_arff)
 
@@ -162,6 +162,44 @@ def test_mushroom_counts():
     assert X.shape == (8124, 22) and "class" not in X
     assert all(isinstance(X[c].dtype, pd.CategoricalDtype) for c in X)
     assert set(X["odor"].cat.categories) == set("acflmnpsy")
+
+
+ADULT_NUMERIC = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss",
+                 "hours-per-week"]
+
+
+def test_adult_counts():
+    # counts from data/README.md's source notes (wc, grep and awk on the raw adult.data)
+    frame = load_adult()
+    assert frame.shape == (32561, 15) and frame.columns[-1] == "income"
+    assert frame["income"].value_counts().to_dict() == {"<=50K": 24720, ">50K": 7841}
+    missing = frame.isna().sum()
+    assert missing[missing > 0].to_dict() == {"workclass": 1836, "occupation": 1843,
+                                              "native-country": 583}
+    assert frame.isna().any(axis=1).sum() == 2399
+    X, y = load_adult(return_X_y=True)
+    assert X.shape == (32561, 14) and y.name == "income"
+    assert [c for c in X if not isinstance(X[c].dtype, pd.CategoricalDtype)] == ADULT_NUMERIC
+    assert all(X[c].dtype.kind == "i" for c in ADULT_NUMERIC)
+
+
+def test_adult_values_and_declared_categories():
+    X, y = load_adult(return_X_y=True)
+    # the file's first line: "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical,
+    # Not-in-family, White, Male, 2174, 0, 40, United-States, <=50K"
+    assert X.iloc[0].tolist() == [39, "State-gov", 77516, "Bachelors", 13, "Never-married",
+                                  "Adm-clerical", "Not-in-family", "White", "Male", 2174, 0, 40,
+                                  "United-States"] and y.iloc[0] == "<=50K"
+    # categories in the order adult.names declares them, every one of them (all occur)
+    assert list(X["sex"].cat.categories) == ["Female", "Male"]
+    assert list(X["workclass"].cat.categories)[:3] == ["Private", "Self-emp-not-inc",
+                                                       "Self-emp-inc"]
+    assert list(X["race"].cat.categories) == ["White", "Asian-Pac-Islander",
+                                              "Amer-Indian-Eskimo", "Other", "Black"]
+    sizes = {c: len(X[c].cat.categories) for c in X if c not in ADULT_NUMERIC}
+    assert sizes == {"workclass": 8, "education": 16, "marital-status": 7, "occupation": 14,
+                     "relationship": 6, "race": 5, "sex": 2, "native-country": 41}
+    assert all(X[c].value_counts().min() > 0 for c in sizes)
 
 
 def test_zh_en_is_one_to_one():

@@ -160,7 +160,8 @@ def test_integer_labels_and_numeric_attributes():
 def test_get_params_defaults():
     assert ID3Classifier().get_params() == {
         "max_depth": None, "min_samples_split": 2, "min_impurity_decrease": 0.0,
-        "purity_threshold": 1.0, "tie_break": "first", "missing": "error"}
+        "purity_threshold": 1.0, "tie_break": "first", "missing": "error",
+        "predict_missing": "distribute"}
 
 
 def test_set_params_returns_self_and_takes_effect(wm20):

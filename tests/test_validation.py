@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from dtree import ID3Classifier
-from dtree._validation import (_addresses, _factorize, as_array, check_integer, check_number,
-                               check_sample_weight, encode_columns, encode_labels, fit_features,
-                               table_columns)
+from dtree._validation import (_addresses, _factorize, _is_numeric, as_array, check_integer,
+                               check_number, check_sample_weight, encode_columns, encode_labels,
+                               fit_features, table_columns)
 from dtree.datasets import load_mushroom
 
 
@@ -186,6 +186,62 @@ def test_numeric_columns_with_thresholds():
         encode_columns(table_columns(frame.astype(str))[1], features)
     with pytest.raises(ValueError, match="infinity in column 'x'"):
         encode_columns(table_columns(frame.replace(2.0, np.inf))[1], features)
+
+
+NUMERIC_OR_NOT = {  # column -> is it numeric? (an object column by what it holds, as an array)
+    "int64": (pd.Series([3, 1, 2]), True),
+    "float64 with NaN": (pd.Series([0.5, np.nan, 2.0]), True),
+    "nullable Int64 with NA": (pd.Series([1, None, 3], dtype="Int64"), True),
+    "nullable Float64": (pd.Series([0.5, None, 2.0], dtype="Float64"), True),
+    "uint8 array": (np.array([1, 2, 3], dtype=np.uint8), True),
+    "object: ints and floats": (pd.Series([1, 2.5, None], dtype=object), True),
+    "object array: floats and None": (np.array([0.5, None, 2.0], dtype=object), True),
+    "object: numbers and a string": (pd.Series([1.5, 2.0, "abc"], dtype=object), False),
+    "object: numeric strings": (pd.Series(["1.5", "2.0", "3"], dtype=object), False),
+    "str": (pd.Series(["1.5", "2.0", "3"]), False),
+    "bool": (pd.Series([True, False, True]), False),
+    "nullable boolean": (pd.Series([True, None, False], dtype="boolean"), False),
+    "categorical of numbers": (pd.Series(pd.Categorical([1, 2, 1])), False),
+    "complex": (np.array([1 + 1j, 2, 3]), False),
+    "datetime": (pd.Series(pd.to_datetime(["2020-01-01", "2020-01-02", None])), False),
+}
+
+
+@pytest.mark.parametrize("column, numeric", NUMERIC_OR_NOT.values(), ids=NUMERIC_OR_NOT.keys())
+def test_which_columns_are_numeric(column, numeric):
+    assert _is_numeric(column) is numeric
+
+
+@pytest.mark.parametrize("column", [
+    pd.Series([np.nan] * 3), pd.Series([None] * 3, dtype=object),
+    pd.Series([None] * 3, dtype="str"), pd.Series([None] * 3, dtype="Float64"),
+    pd.Series(pd.Categorical([None] * 3, categories=["p", "q"]))])
+@pytest.mark.parametrize("numeric", [True, False])
+def test_a_column_with_every_value_missing_is_refused(column, numeric):
+    columns = [pd.Series(["p", "q", "p"]), column]
+    with pytest.raises(ValueError, match="column 'b' has every value missing"):
+        fit_features(["a", "b"], columns, numeric=numeric)
+    columns[1] = column.astype(object).where(np.arange(3) != 2, "p")  # one value known
+    features, matrix = fit_features(["a", "b"], columns, numeric=numeric)
+    assert np.isnan(matrix[:, 1]).tolist() == [True, True, False]
+
+
+def test_mixed_numbers_and_strings_get_an_example_of_each():
+    frame = pd.DataFrame({"x": pd.Series([None, 2, "abc", 1.5, "abc"], dtype=object)})
+    with pytest.raises(TypeError, match="column 'x' mixes numbers and strings, e.g. 2 and 'abc'"):
+        fit_features(*table_columns(frame)[:2])
+    # other unorderable mixtures name their types
+    frame = pd.DataFrame({"x": pd.Series([("a",), 2], dtype=object)})
+    with pytest.raises(TypeError, match=r"column 'x' mixes values .* \['int', 'tuple'\]"):
+        fit_features(*table_columns(frame)[:2])
+
+
+def test_a_numeric_feature_refuses_text_at_predict_with_an_example():
+    names, columns, _ = table_columns(pd.DataFrame({"x": [0.5, 1.0]}))
+    features, _ = fit_features(names, columns)
+    new = table_columns(pd.DataFrame({"x": pd.Series([None, 2.0, True, "z"], dtype=object)}))[1]
+    with pytest.raises(TypeError, match=r"column 'x' was numeric .* e.g. True \(dtype object\)"):
+        encode_columns(new, features)
 
 
 def test_unseen_values_and_missing_values_at_predict():

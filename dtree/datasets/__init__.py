@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from importlib import resources
 
 import numpy as np
 import pandas as pd
 
 __all__ = ["ZH_EN", "load_watermelon", "load_watermelon_split", "load_house_school",
-           "load_colour_depth", "load_loan_default", "load_mushroom", "ARFF_DATASETS",
-           "load_arff", "read_arff"]
+           "load_colour_depth", "load_loan_default", "load_mushroom", "load_adult",
+           "ARFF_DATASETS", "load_arff", "read_arff"]
 
 #: Chinese term -> English term, for headers and values (the book's glossary draws on it)
 ZH_EN = {
@@ -141,6 +142,38 @@ def load_mushroom(return_X_y: bool = False):
     target = frame.pop("class")
     frame = frame.astype("category")
     frame["class"] = np.where(target == "e", "edible", "poisonous")
+    return _split_target(frame, return_X_y)
+
+
+def _adult_schema() -> list[tuple[str, list[str] | None]]:
+    """The attributes declared at the end of adult.names, in order: (name, declared values), or
+    (name, None) for a continuous one; lines such as ``age: continuous.``."""
+    with resources.files(__name__).joinpath("data", "adult.names").open(
+            "r", encoding="ascii") as f:
+        lines = [line.strip() for line in f if re.fullmatch(r"[\w-]+: .*\.", line.strip())]
+    schema = []
+    for line in lines:
+        name, values = line[:-1].split(": ", 1)
+        schema.append((name, None if values == "continuous" else values.split(", ")))
+    return schema
+
+
+def load_adult(return_X_y: bool = False):
+    """UCI Adult (Census Income; Kohavi & Becker, 1994 census): the 32,561 training rows of
+    adult.data, 14 attributes (6 continuous, integer-valued; 8 categorical, as pandas
+    categoricals in the order adult.names declares their values) and the target "income",
+    "<=50K" or ">50K". A "?" is missing (NaN): 1,836 in workclass, 1,843 in occupation, 583 in
+    native-country."""
+    schema = _adult_schema()
+    frame = _read("adult.data", header=None, names=[name for name, _ in schema] + ["income"],
+                  skipinitialspace=True, na_values="?", keep_default_na=False,
+                  dtype={name: str for name, values in schema if values is not None})
+    for name, values in schema:
+        if values is not None:
+            undeclared = set(frame[name].dropna()) - set(values)
+            if undeclared:
+                raise ValueError(f"adult.data: {name} has undeclared values {sorted(undeclared)}")
+            frame[name] = pd.Categorical(frame[name], categories=values)
     return _split_target(frame, return_X_y)
 
 

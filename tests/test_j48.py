@@ -1,0 +1,157 @@
+"""C45Classifier(variant="j48") against Weka's J48 itself (``J48 -U -M 2``: unpruned, with its
+subtree collapsing), on the ARFF files shipped with dtree; and the J48 rules on small cases
+worked by hand, which run everywhere."""
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from references import J48_UNPRUNED, j48, requires_weka
+
+from dtree import C45Classifier
+from dtree.datasets import ARFF_DATASETS, load_adult, load_arff
+
+DATA = Path(__file__).parents[1] / "dtree" / "datasets" / "data"
+
+
+@cache
+def weka(name: str):
+    return j48(DATA / f"{name}.arff", J48_UNPRUNED)
+
+
+@cache
+def ours(name: str):
+    X, y = load_arff(name, return_X_y=True)
+    return C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y), X, y
+
+
+def differences(model, node, reference, path=(), parent=None):
+    """Where our tree and Weka's printed one differ, as (path, ours, Weka's) tuples. Tests and
+    thresholds are compared as Weka prints them (6 decimals), leaf weights and errors to 2
+    decimals. A leaf whose largest class weights tie may carry any of the tied classes: Weka
+    takes the first in the ARFF header's order, dtree the first in ``classes_`` (sorted); Weka
+    counts weights within 1e-6 as equal. An empty leaf shows its parent's class."""
+    if node.is_leaf or reference.is_leaf:
+        if not (node.is_leaf and reference.is_leaf):
+            return [(path, "leaf" if node.is_leaf else node.feature, reference.label)]
+        weight, top = node.weighted_n_samples, float(node.value.max())
+        counts = parent.value if weight == 0 else node.value
+        tied = {str(c) for c, v in zip(model.classes_, counts) if v >= counts.max() - 1e-6}
+        errors = weight - top
+        mine = (round(weight, 2), round(errors, 2) if errors > 1e-6 else 0.0)
+        if reference.label not in tied or mine != (reference.weight, reference.errors):
+            return [(path, (sorted(tied), *mine),
+                     (reference.label, reference.weight, reference.errors))]
+        return []
+    if node.threshold is not None:
+        t = round(node.threshold, 6)
+        tests = [(node.feature, "<=", t), (node.feature, ">", t)]
+    else:
+        tests = [(node.feature, "=", str(next(iter(s)))) for s in node.category_sets]
+    theirs = [child.test for child in reference.children]
+    if tests != theirs:
+        return [(path, tests, theirs)]
+    return [d for child, ref, test in zip(node.children, reference.children, tests)
+            for d in differences(model, child, ref, path + (test,), node)]
+
+
+@requires_weka
+def test_same_tree_as_weka_j48_on_adult():
+    # 32,561 rows, 6 numeric and 8 nominal columns, 4,262 missing values: 6,812 leaves
+    X, y = load_adult(return_X_y=True)
+    frame = X.assign(income=pd.Categorical(y))
+    reference = j48(frame, J48_UNPRUNED)
+    model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
+    assert differences(model, model.tree_, reference.tree) == []
+    assert (model.get_n_leaves(), sum(1 for _ in model.tree_.walk())) == (
+        reference.n_leaves, reference.size)
+    assert int((model.predict(X) == np.asarray(y)).sum()) == reference.correct
+
+
+@requires_weka
+@pytest.mark.parametrize("name", ARFF_DATASETS)
+def test_same_tree_as_weka_j48(name):
+    model, X, y = ours(name)
+    reference = weka(name)
+    assert differences(model, model.tree_, reference.tree) == []
+    assert model.get_n_leaves() == reference.n_leaves
+    assert sum(1 for _ in model.tree_.walk()) == reference.size
+    correct = int((model.predict(X) == np.asarray(y)).sum())
+    assert correct == reference.correct and len(y) == reference.total
+
+
+# --- the J48 rules, worked by hand (no Weka needed) ----------------------------------------
+
+def test_threshold_moves_down_to_a_training_value():
+    # weather.numeric, sunny days: humidity 70, 70 (yes) | 85, 90, 95 (no). The midpoint 77.5
+    # becomes 75, the largest humidity in the whole training set not above it (an overcast day)
+    model, _, _ = ours("weather.numeric")
+    sunny = model.tree_.children[0]
+    assert sunny.feature == "humidity" and sunny.threshold == 75
+    textbook = C45Classifier(min_samples_leaf=2).fit(*load_arff("weather.numeric",
+                                                                return_X_y=True))
+    assert textbook.tree_.children[0].threshold == 77.5
+
+
+def test_mdl_penalty_on_a_threshold_gain():
+    # x = 1..8 with classes a a a a b b b b: 7 cuts between distinct values; with -M 1 each has
+    # min_split = max(0.1 * 8 / 2, 1) = 1, so all 7 count. The best cut (4.5) has gain 1 bit,
+    # less log2(7)/8 = 0.35 for choosing among 7: 0.649. IV = 1, so the gain ratio is 0.649.
+    X = pd.DataFrame({"x": np.arange(1.0, 9.0)})
+    y = np.array(list("aaaabbbb"))
+    model = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y)
+    expected = 1 - math.log2(7) / 8
+    assert model.tree_.gains["x"] == pytest.approx(expected)
+    assert model.tree_.scores["x"] == pytest.approx(expected)
+    assert model.tree_.threshold == 4  # the midpoint 4.5 moves down to 4
+    textbook = C45Classifier().fit(X, y)
+    assert textbook.tree_.gains["x"] == pytest.approx(1.0)
+
+
+def test_a_cut_needs_min_split_on_each_side():
+    # 40 rows, 2 classes: min_split = 0.1 * 40 / 2 = 2 = -M 2. The only pure cut leaves one row
+    # on the left; J48 may not take it, the textbook variant with min_samples_leaf=1 does.
+    X = pd.DataFrame({"x": np.arange(40.0)})
+    y = np.array(["a"] + ["b"] * 39)
+    j = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
+    assert j.tree_.is_leaf
+    t = C45Classifier(min_samples_leaf=1).fit(X, y)
+    assert t.tree_.threshold == 0.5
+
+
+def test_subtree_that_does_not_lower_the_error_is_collapsed():
+    # x = p: 4 a + 1 b, x = q: 3 a + 2 b. The split gains H(0.3) - (H(0.2) + H(0.4))/2 = 0.035
+    # bits, but both children predict a: 1 + 2 errors, as many as the root's 3. J48 collapses
+    # it; the textbook variant keeps it
+    X = pd.DataFrame({"x": pd.Categorical(list("pppppqqqqq"))})
+    y = np.array(list("aaaab" "aaabb"))
+    j = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y)
+    assert j.tree_.is_leaf and j.tree_.stop_reason == "collapsed"
+    assert j.tree_.gains["x"] == pytest.approx(0.881291 - (0.721928 + 0.970951) / 2, abs=1e-6)
+    assert C45Classifier().fit(X, y).get_n_leaves() == 2
+
+
+def test_many_valued_attributes_are_left_out_of_the_average():
+    # 10 rows; "id" has 10 values >= 0.3 x 10, so J48 leaves it out of the average gain.
+    # id: gain 1, IV log2(10), ratio 0.301. flag (x: 5 a + 1 b, y: 4 b): gain
+    # 1 - 0.6 H(1/6) = 0.610, IV H(0.6) = 0.971, ratio 0.628. The textbook average
+    # (1 + 0.610)/2 = 0.805 shuts flag out and id wins; J48's average is flag's gain alone.
+    y = np.array(list("aaaaabbbbb"))
+    X = pd.DataFrame({"id": pd.Categorical([str(i) for i in range(10)]),
+                      "flag": pd.Categorical(list("xxxxxxyyyy"))})
+    j = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y)
+    assert j.tree_.shortlist == ("id", "flag") and j.tree_.feature == "flag"
+    h = -(1 / 6 * math.log2(1 / 6) + 5 / 6 * math.log2(5 / 6))
+    assert j.tree_.gains["flag"] == pytest.approx(1 - 0.6 * h)
+    textbook = C45Classifier(min_samples_leaf=1).fit(X, y)
+    assert textbook.tree_.shortlist == ("id",) and textbook.tree_.feature == "id"
+
+
+def test_variant_is_checked():
+    X, y = pd.DataFrame({"x": [1.0, 2.0]}), np.array(["a", "b"])
+    with pytest.raises(ValueError, match="variant must be one of"):
+        C45Classifier(variant="weka").fit(X, y)
