@@ -10,7 +10,7 @@
                                  build the book (or take the given build) and photograph every
                                  page with headless Chromium at desktop and phone width, light
                                  and dark, into _build/screenshots (next to the html folder)
-    python3 tasks.py bench       time dtree against scikit-learn
+    python3 tasks.py bench       time dtree against scikit-learn and Weka J48
     python3 tasks.py clean       remove build output
 
 Every task first creates (or reuses) the virtual environment ``.venv`` and installs the pinned

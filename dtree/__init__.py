@@ -3,7 +3,7 @@
 The library behind the open textbook in ``book/``; every number in the book is computed here.
 """
 from . import datasets, verify
-from .estimators import C45Classifier, ID3Classifier
+from .estimators import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from .export import export_text, leaf_table
 from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
                        misclassification)
@@ -12,7 +12,7 @@ from .splits import best_threshold
 from .tree import Node
 
 __all__ = [
-    "C45Classifier", "ID3Classifier", "Node", "best_threshold", "datasets", "entropy",
+    "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold", "datasets", "entropy",
     "export_text", "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value",
     "leaf_table", "misclassification", "plot_tree", "verify",
 ]

@@ -315,7 +315,10 @@ def _non_number(column):
 
 
 def _as_float(column, name: str) -> np.ndarray:
-    values = np.asarray(pd.to_numeric(pd.Series(column), errors="raise"), dtype=float)
+    if column.dtype.kind in "iuf" and isinstance(column.dtype, np.dtype):  # not Int64 with NA
+        values = np.asarray(column, dtype=float)  # plain numbers: no conversion to check
+    else:
+        values = np.asarray(pd.to_numeric(pd.Series(column), errors="raise"), dtype=float)
     if np.isinf(values).any():
         raise ValueError(f"X contains infinity in column {name!r}; infinity is neither a value nor "
                          "missing (use NaN for a missing value)")
@@ -366,11 +369,20 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
     return features, matrix
 
 
-def encode_columns(columns: list, features: list[Feature]) -> np.ndarray:
+def encode_columns(columns: list, features: list[Feature],
+                   table: np.ndarray | pd.DataFrame | None = None) -> np.ndarray:
     """The float matrix of codes and values of new rows, encoded as at fit.
 
-    A category unseen at fit is encoded as missing; infinity is rejected as at fit.
+    A category unseen at fit is encoded as missing; infinity is rejected as at fit. ``table``,
+    the 2-D array the columns come from, if any, lets an all-numeric array be copied at once.
     """
+    if (isinstance(table, np.ndarray) and table.dtype.kind in "iuf"
+            and not any(f.is_categorical for f in features)):
+        matrix = np.array(table, dtype=float)
+        infinite = np.isinf(matrix).any(axis=0)
+        if infinite.any():
+            _as_float(columns[int(np.argmax(infinite))], features[int(np.argmax(infinite))].name)
+        return matrix
     matrix = np.empty((len(columns[0]), len(features)))
     for j, (column, feature) in enumerate(zip(columns, features)):
         numeric = _is_numeric(column)

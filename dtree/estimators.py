@@ -5,17 +5,20 @@ estimator       criterion         numeric attributes        categorical attribut
 ==============  ================  ========================  ======================
 ID3Classifier   information gain  each value is a category  multiway split
 C45Classifier   gain ratio        threshold split           multiway split
+CARTClassifier  Gini decrease     threshold split           bipartition
+CARTRegressor   variance decrease threshold split           bipartition
 ==============  ================  ========================  ======================
 """
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -24,9 +27,10 @@ from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
+from .pruning import PruningPath, prune_to_alpha, weakest_links
 from .tree import PREDICT_MISSING, Layout, Node
 
-__all__ = ["ID3Classifier", "C45Classifier"]
+__all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
 
 def _check_option(value, name: str, options: tuple) -> None:
@@ -50,18 +54,17 @@ def _labels_1d(y) -> np.ndarray | object:
     return y
 
 
-class _TreeClassifier(ClassifierMixin, BaseEstimator):
-    """What every classifier of the book shares; subclasses set the configuration below."""
+class _Tree(BaseEstimator):
+    """What every tree of the book shares; subclasses set the configuration below."""
 
     #: the split criterion (see dtree.impurity.SCORES)
     _criterion: str
     #: whether numeric columns are split by thresholds (else each value is a category)
-    _numeric_thresholds: bool
+    _numeric_thresholds: bool = True
     #: the accepted values of the ``missing`` parameter
     _missing_options: tuple[str, ...]
 
     tree_: Node
-    classes_: np.ndarray
 
     def _check_params(self) -> StoppingRules:
         """The stopping rules, after checking every parameter: a wrong type is a TypeError
@@ -82,6 +85,14 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
     def _split_rules(self) -> SplitRules:
         """How nodes are split, after checking the parameters that say so."""
         return SplitRules(self._criterion)
+
+    def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray | None]:
+        """y as the grower takes it: class codes and the classes, or the target values."""
+        raise NotImplementedError
+
+    def _finish(self, tree: Node) -> Node:
+        """The grown tree, after what the algorithm does once it is grown (nothing here)."""
+        return tree
 
     def _check_missing(self, matrix: np.ndarray, features: list[Feature], columns: list) -> None:
         """Refuse a missing value (and, at predict, a value unseen at fit) if
@@ -114,7 +125,7 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
                          for j, n in enumerate(names)])
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Grow the tree on X (DataFrame or 2-D array) and labels y.
+        """Grow the tree on X (DataFrame or 2-D array) and targets y.
 
         Everything is checked and the new tree is grown before any fitted attribute is replaced,
         so a fit that fails leaves the model exactly as it was (unfitted, or the previous fit).
@@ -128,9 +139,14 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             categories, in their order; any other column's are its distinct values, sorted.
             None and NaN are missing values (refused if ``missing="error"``); infinity is
             refused, here and at predict (it is neither a value nor missing). Every cell must be
-            hashable (not a list).
+            hashable (not a list). A column is numeric if it holds only numbers (a numeric
+            dtype, or objects that are all ints and floats, None and NaN aside), else
+            categorical: strings are categories even if they look like numbers, and a column
+            mixing numbers and strings is refused (TypeError). A column with every value missing
+            (in the rows of positive weight) is refused (ValueError): no split can use it.
         y
-            The class labels, none missing. ``classes_`` holds every label of y, sorted.
+            The class labels (a classifier; ``classes_`` holds every label of y, sorted) or the
+            numeric targets (a regressor); none missing.
         sample_weight
             Non-negative finite numbers (not strings), one per row or one for all, not all
             zero. Only their ratios matter: if their sum would overflow they are divided by the
@@ -138,33 +154,38 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
             row of weight 0 is as if absent: it counts toward no rule (``min_samples_split``)
             and its values make no branch; its label stays in ``classes_``.
         """
-        stopping, rules = self._check_params(), self._split_rules()
-        y = _labels_1d(y)
-        names, columns, table = table_columns(X)
-        y_codes, classes = encode_labels(y, name="y")
-        if len(y_codes) != len(columns[0]):
-            raise ValueError(f"X has {len(columns[0])} rows but y has {len(y_codes)} labels")
-        # type_of_target on the codes gives y's binary/multiclass answer and its "too many
-        # classes" warning without sorting y's labels again; a float y is checked as given, so
-        # that a continuous target is refused as in scikit-learn
-        check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
-        w = check_sample_weight(sample_weight, len(y_codes))
-        kept = w > 0  # a row of weight 0 is as if absent
-        if not kept.all():
-            columns, y_codes, w = take_rows(columns, kept), y_codes[kept], w[kept]
-        features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
-        self._check_missing(matrix, features, columns)
-        priority = self._priority(features)
-        tree = grow(matrix, features, y_codes, len(classes), w, rules, stopping, priority)
+        tree, features, table, classes = self._grow(X, y, sample_weight)
+        tree = self._finish(tree)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
-        self.classes_, self._features, self.tree_, self._layout = (
-            classes, features, tree, Layout(tree))  # the tree laid out once, for predict
+        if classes is not None:
+            self.classes_ = classes
+        self._features, self.tree_, self._layout = (
+            features, tree, Layout(tree))  # the tree laid out once, for predict
         return self
 
-    def predict_proba(self, X: ArrayLike) -> np.ndarray:
-        """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
+    def _grow(self, X, y, sample_weight):
+        """Check everything and grow the tree; returns it, the features, X's table (for
+        validate_data) and the classes (None for a regressor). Nothing is stored."""
+        stopping, rules = self._check_params(), self._split_rules()
+        y = _labels_1d(y)
+        names, columns, table = table_columns(X)
+        targets, n_classes, classes = self._targets(y)
+        if len(targets) != len(columns[0]):
+            raise ValueError(f"X has {len(columns[0])} rows but y has {len(targets)} targets")
+        w = check_sample_weight(sample_weight, len(targets))
+        kept = w > 0  # a row of weight 0 is as if absent
+        if not kept.all():
+            columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
+        features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
+        self._check_missing(matrix, features, columns)
+        priority = self._priority(features)
+        tree = grow(matrix, features, targets, n_classes, w, rules, stopping, priority)
+        return tree, features, table, classes
+
+    def _predict_values(self, X: ArrayLike) -> np.ndarray:
+        """Each row's class probabilities or mean: the leaf (or leaves) it reaches.
 
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
@@ -172,16 +193,11 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "tree_")
         _, columns, table = table_columns(X)
         validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features)
+        matrix = encode_columns(columns, self._features, table)
         self._check_missing(matrix, self._features, columns)
         # the layout made at fit, unless tree_ is no longer that tree
         layout = self._layout if self._layout.root is self.tree_ else Layout(self.tree_)
         return layout.predict(matrix, self.predict_missing)
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """The most probable class of each row (the first in ``classes_`` on a tie)."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def get_depth(self) -> int:
         """Depth of the tree: the number of tests on its longest path (a lone leaf has depth 0)."""
@@ -199,6 +215,30 @@ class _TreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
+
+
+class _TreeClassifier(ClassifierMixin, _Tree):
+    """A tree whose leaves hold class distributions."""
+
+    classes_: np.ndarray
+
+    def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray]:
+        y_codes, classes = encode_labels(y, name="y")
+        # type_of_target on the codes gives y's binary/multiclass answer and its "too many
+        # classes" warning without sorting y's labels again; a float y is checked as given, so
+        # that a continuous target is refused as in scikit-learn
+        check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
+        return y_codes, len(classes), classes
+
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
+        """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
+        X is read as at fit; see ``fit``."""
+        return self._predict_values(X)
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """The most probable class of each row (the first in ``classes_`` on a tie)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class ID3Classifier(_TreeClassifier):
@@ -355,3 +395,151 @@ class C45Classifier(_TreeClassifier):
         return SplitRules(self.criterion, self.gain_filter,
                           check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
                           j48=self.variant == "j48", missing_branch=self.missing == "branch")
+
+
+class _TreeRegressor(RegressorMixin, _Tree):
+    """A tree whose leaves hold the mean target of their rows."""
+
+    def _targets(self, y) -> tuple[np.ndarray, int, None]:
+        try:
+            values = np.asarray(y, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("y must be numbers for a regressor") from None
+        if values.ndim != 1:
+            raise ValueError(f"y must be one-dimensional, got shape {values.shape}")
+        if not np.isfinite(values).all():
+            raise ValueError("y contains NaN or infinity; every row needs a finite target")
+        return values, 0, None
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """The mean target of the leaf (or the weighted mix of the leaves) each row reaches.
+        X is read as at fit; see ``fit``."""
+        return self._predict_values(X)[:, 0]
+
+
+class _CART(_Tree):
+    """CART (Breiman et al. 1984): binary splits. What the classifier and the regressor share.
+
+    Not parameters, fixed for CART: no purity rule, and missing values are handled by surrogate
+    splits (``missing = "surrogate"``); a row that no surrogate can place and whose node has no
+    majority branch follows both branches, weighted by their training fractions.
+    """
+
+    purity_threshold = 1.0
+    missing = "surrogate"
+    predict_missing = "distribute"
+    _missing_options = ("surrogate",)
+    #: the accepted criteria
+    _criteria: tuple[str, ...]
+
+    def _check_params(self) -> StoppingRules:
+        # min_impurity_decrease as in scikit-learn: the decrease weighted by W_t / W
+        return replace(super()._check_params(), weighted_decrease=True)
+
+    def _split_rules(self) -> SplitRules:
+        _check_option(self.criterion, "criterion", self._criteria)
+        check_number(self.ccp_alpha, "ccp_alpha", low=0)
+        return SplitRules(self.criterion, None,
+                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
+                          binary=True, max_surrogates=check_integer(
+                              self.max_surrogates, "max_surrogates", minimum=0))
+
+    def _finish(self, tree: Node) -> Node:
+        """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
+        if self.ccp_alpha > 0:
+            prune_to_alpha(tree, self.ccp_alpha)
+        return tree
+
+    def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike,
+                                     sample_weight: ArrayLike | None = None) -> PruningPath:
+        """The weakest-link sequence of the tree grown on X, y (``ccp_alpha`` ignored), as
+        scikit-learn computes it: ``ccp_alphas`` (0 first), ``impurities`` (R(T) of each
+        subtree) and ``n_leaves`` (see :mod:`dtree.pruning`). The estimator is not changed."""
+        tree = self._grow(X, y, sample_weight)[0]
+        return weakest_links(tree)[0]
+
+
+class CARTClassifier(_CART, _TreeClassifier):
+    """CART classification trees (Breiman et al. 1984) with the Gini index.
+
+    Every split is binary. A numeric attribute splits at a threshold, the midpoint of two
+    adjacent distinct values, ``value <= t`` going left; a categorical one by the best
+    bipartition of its categories present at the node (for two classes by the ordering of
+    Breiman et al.'s theorem 4.5, exact; for more, every bipartition up to
+    ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES`` categories). An attribute stays available below
+    its own split. The split with the largest decrease of Gini impurity wins; on data without
+    ties the tree is scikit-learn's ``DecisionTreeClassifier``'s (on data without missing
+    values: scikit-learn sends them down one side instead of using surrogates).
+
+    Parameters
+    ----------
+    criterion
+        "gini".
+    max_depth
+        Stop splitting at this depth (the root has depth 0); None for no limit.
+    min_samples_split
+        A node with fewer rows is a leaf.
+    min_samples_leaf
+        Each side of a split needs at least this many rows.
+    min_impurity_decrease
+        A node is split only if (W_t / W) times the impurity decrease reaches this
+        (scikit-learn's definition).
+    ccp_alpha
+        Cost-complexity pruning after growing: the smallest subtree minimising
+        R(T) + ccp_alpha n(T), n(T) its number of leaves (see ``dtree.pruning``); 0 keeps the
+        full tree.
+    max_surrogates
+        How many surrogate splits each node keeps (R's rpart's ``maxsurrogate``). A split is
+        chosen on the rows that have the tested value; its decrease counts their weight only,
+        W~/W times the decrease among them (rpart's, and seed 004's "penalty"). A row whose
+        tested value is missing goes, at fit and at predict, by the first surrogate that can
+        place it, else to the side that most known rows took (:mod:`dtree.surrogates`).
+    tie_break
+        How equal decreases are decided: "first" (column order) or a list of feature names.
+    """
+
+    _criteria = ("gini",)
+
+    def __init__(self, criterion: str = "gini", max_depth: int | None = None,
+                 min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
+                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first"):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.max_surrogates = max_surrogates
+        self.tie_break = tie_break
+
+
+class CARTRegressor(_CART, _TreeRegressor):
+    """CART regression trees (Breiman et al. 1984, ch. 8): binary splits that most decrease
+    the weighted variance (squared error) of the target; a leaf predicts its rows' mean.
+    Splits, parameters and pruning as :class:`CARTClassifier`; on data without ties the tree is
+    scikit-learn's ``DecisionTreeRegressor``'s.
+
+    Parameters
+    ----------
+    criterion
+        "squared_error".
+    others
+        ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
+        ``ccp_alpha``, ``max_surrogates`` and ``tie_break`` as in :class:`CARTClassifier`.
+    """
+
+    _criteria = ("squared_error",)
+
+    def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
+                 min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
+                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first"):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.max_surrogates = max_surrogates
+        self.tie_break = tie_break

@@ -60,7 +60,8 @@ def stub_summary(node: Node) -> str:
             f"n {weight_text(node.weighted_n_samples)}")
 
 
-def export_text(model, target: str = "class", max_depth: int | None = None) -> str:
+def export_text(model, target: str = "class", max_depth: int | None = None,
+                show_surrogates: bool = False) -> str:
     """The fitted tree as indented text, in the style of scikit-learn's ``export_text``.
 
     Each branch line reads ``feature = value``, ``feature <= t`` / ``feature > t`` or
@@ -68,7 +69,9 @@ def export_text(model, target: str = "class", max_depth: int | None = None) -> s
     of the training rows that reached it (fractions appear when rows were split by missing values).
     With ``max_depth``, the printed tree is at most that deep (the root has depth 0): an internal
     node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
-    subtree.
+    subtree. With ``show_surrogates`` each CART split is followed by a line listing its
+    surrogate splits, best first, with agreement and adjusted agreement, and the majority
+    branch (``Node.surrogates``).
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
@@ -90,7 +93,17 @@ def export_text(model, target: str = "class", max_depth: int | None = None) -> s
             for label, child in reversed(list(zip(node.branch_labels(), node.children))):
                 stack.append((child, indent + "|   "))
                 stack.append(f"{indent}|--- {node.feature} {label}")
+            if show_surrogates and (node.surrogates or node.majority_branch is not None):
+                lines.append(f"{indent}|    {_surrogate_summary(node)}")
     return "\n".join(lines)
+
+
+def _surrogate_summary(node: Node) -> str:
+    """'surrogates: Number > 6.5 (agree 0.802, adj 0.158); else right' for a CART split."""
+    found = "; ".join(f"{s.rule} (agree {s.agreement:.3f}, adj {s.adjusted_agreement:.3f})"
+                      for s in node.surrogates) or "none"
+    side = {0: "left", 1: "right", None: "every branch"}[node.majority_branch]
+    return f"surrogates: {found}; else {side}"
 
 
 def leaf_table(model) -> pd.DataFrame:

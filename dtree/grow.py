@@ -19,7 +19,9 @@ import numpy as np
 from . import kernels
 from ._validation import Feature
 from .impurity import SCORES
+from .pruning import make_leaf
 from .splits import Candidates, Split, TrainingSet, candidate_splits
+from .surrogates import find_surrogates, majority_side, surrogate_sides
 from .tree import Node
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "collapse", "STOP_REASONS"]
@@ -37,6 +39,7 @@ STOP_REASONS = {
     "min_impurity_decrease": "the best split's gain is below min_impurity_decrease",
     "no_gain": "no split J48 compares has a positive gain ratio",
     "collapsed": "its subtree made no fewer training errors than the node alone (J48)",
+    "ccp_alpha": "cost-complexity pruning cut its branch (g(t) <= ccp_alpha)",
 }
 
 #: two scores closer than this are a tie, broken by the attributes' priority
@@ -62,7 +65,7 @@ class SplitRules:
 
     ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
     ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
-    sides of a cut, with the larger ``min_split`` of :func:`dtree.kernels._best_cut`); a
+    sides of a cut, with the larger ``min_split`` of ``dtree.kernels._best_cut``); a
     threshold's gain pays log2(number of cuts)/W and the threshold moves down to the largest
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
@@ -71,6 +74,12 @@ class SplitRules:
 
     ``missing_branch=True`` treats a missing value as a value of its own: a split of a node whose
     rows include some with the tested value missing gets one more branch, the last, for them.
+
+    ``binary=True`` (CART) splits a categorical attribute in two, by the best bipartition of its
+    categories (``dtree.kernels._best_bipartition``); like a numeric one, the attribute
+    stays available below its split. ``max_surrogates`` (CART; None for none of it) keeps that
+    many surrogate splits per node (:mod:`dtree.surrogates`) and sends a row whose tested value
+    is missing by the first one that can place it, else the way most rows went.
     """
 
     criterion: str = "info_gain"
@@ -78,16 +87,24 @@ class SplitRules:
     min_samples_leaf: int = 1
     j48: bool = False
     missing_branch: bool = False
+    binary: bool = False
+    max_surrogates: int | None = None
 
 
 @dataclass(frozen=True)
 class StoppingRules:
-    """When a node stops splitting (pre-pruning). ``max_depth=None`` means unlimited."""
+    """When a node stops splitting (pre-pruning). ``max_depth=None`` means unlimited.
+
+    ``min_impurity_decrease`` is compared with the best split's gain at the node or, with
+    ``weighted_decrease`` (scikit-learn's and CART's reading), with that gain times the node's
+    share of the training weight, W_t / W.
+    """
 
     max_depth: int | None = None
     min_samples_split: int = 2
     min_impurity_decrease: float = 0.0
     purity_threshold: float = 1.0
+    weighted_decrease: bool = False
 
 
 @contextmanager
@@ -119,10 +136,10 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     available attribute (``dtree.splits.candidate_splits``), one hands the rows to the
     children; the choice between the attributes is made here, in Python, on small lists.
     """
-    data = TrainingSet.of(X, features, y, n_classes)
-    impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
+    data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
+    impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
     stats, total, impurity_of, pure = kernels.node_statistics(data.y, n_classes, impurity, rows,
                                                              weights)
@@ -142,13 +159,18 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        if rules.missing_branch and np.isnan(data.XT[split.feature, rows]).any():
+        missing = np.isnan(data.XT[split.feature, rows])
+        sent = np.full(len(rows), -1)  # where a row whose value is missing goes (-1: everywhere)
+        if rules.missing_branch and missing.any():
             node.missing_branch, n_branches = n_branches, n_branches + 1
+            sent[missing] = node.missing_branch
+        if rules.max_surrogates is not None:
+            sent[missing] = _surrogates(node, data, rows, weights, order, missing, features,
+                                        rules.max_surrogates)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
-                                          n_branches, -1 if node.missing_branch is None else
-                                          node.missing_branch, data.y, n_classes, impurity,
-                                          rows, weights, order)
+                                          n_branches, sent, data.y, n_classes, impurity, rows,
+                                          weights, order)
         node.branch_fractions = fractions
         if split.is_multiway:
             available = available[available != split.feature]
@@ -214,11 +236,12 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
         return None
     found = candidate_splits(data, rows, weights, order, available, rules.criterion,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
-                             missing_branch=rules.missing_branch)
+                             missing_branch=rules.missing_branch, binary=rules.binary)
     node.scores = dict(zip(found.names, found.scores))
     node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
-        node.stop_reason = "min_samples_leaf" if found.blocked else "no_split"
+        node.stop_reason = ("min_samples_leaf" if found.blocked else
+                            "no_gain" if found.penalised else "no_split")
         return None
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
@@ -231,7 +254,10 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     chosen = min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
-    if not _at_least(found.gains[chosen], stopping.min_impurity_decrease):
+    decrease = found.gains[chosen]
+    if stopping.weighted_decrease:
+        decrease *= node.weighted_n_samples / data.total_weight
+    if not _at_least(decrease, stopping.min_impurity_decrease):
         node.stop_reason = "min_impurity_decrease"
         return None
     return found.split(chosen)
@@ -264,12 +290,36 @@ def _at_least(value: float, reference: float) -> bool:
     return reference - value <= tolerance
 
 
+def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
+                order: np.ndarray, missing: np.ndarray, features: list[Feature],
+                max_surrogates: int) -> np.ndarray:
+    """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`): stored on the node,
+    best first, with the primary's majority branch; returns the branch of each row whose tested
+    value is missing: that of its first surrogate that can place it, else the majority's (-1,
+    every branch fractionally, on a majority tie)."""
+    column = data.XT[node.feature_index, rows]
+    if node.threshold is not None:
+        goes_left = column <= node.threshold
+    else:
+        goes_left = node.branch_of_code[np.where(missing, 0, column).astype(np.int64)] == 0
+    node.surrogates = tuple(find_surrogates(
+        data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
+        categories=[f.categories if f.is_categorical else None for f in features]))
+    majority = majority_side(goes_left, weights, ~missing)
+    node.majority_branch = None if majority < 0 else majority
+    return surrogate_sides(data.XT, rows[missing], node.surrogates, majority)
+
+
 def _attach_split(node: Node, split: Split, features: list[Feature], shared: dict) -> None:
     feature = features[split.feature]
     node.feature, node.feature_index = feature.name, split.feature
     node.score = split.score
     node.threshold = split.threshold
-    if split.is_multiway:
+    if split.sides is not None:  # a bipartition: (categories sent left, categories sent right)
+        node.category_sets = tuple(frozenset(c for c, side in zip(feature.categories, split.sides)
+                                             if side == b) for b in (0, 1))
+        node.branch_of_code = np.array(split.sides, dtype=np.int64)
+    elif split.is_multiway:
         # each category its own branch; built once per feature and shared by every node that
         # tests it (both are read-only), so a many-valued column costs time linear in its size
         if split.feature not in shared:
@@ -295,8 +345,6 @@ def collapse(root: Node) -> None:
         if node.is_leaf:
             continue
         if subtree_errors[id(node)] >= errors(node) - 1e-3:
-            node.children, node.stop_reason = [], "collapsed"
-            node.feature = node.feature_index = node.threshold = node.score = None
-            node.category_sets = node.branch_of_code = node.branch_fractions = None
+            make_leaf(node, "collapsed")
         else:
             stack.extend(node.children)

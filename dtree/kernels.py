@@ -116,7 +116,7 @@ def midpoint(lower, upper):
 # ------------------------------------------------------------------------------ split search
 @njit(cache=True)
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio, min_leaf, j48, missing_branch):
+                     by_ratio, min_leaf, j48, missing_branch, binary):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
@@ -128,9 +128,12 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     of them, a row with a missing value counting in every branch it enters; only allowed cuts
     are candidates. With ``j48`` the rules are Weka J48's instead (see :func:`_best_cut` and
     :func:`_multiway`). With ``missing_branch`` the rows with a missing value are not spread
-    over the branches but make one more branch of their own. Returns, per attribute: gain, split information IV and threshold (NaN
-    for multiway) of the best allowed split, the number of branches with weight, and whether
-    some split is allowed.
+    over the branches but make one more branch of their own. With ``binary`` (CART) a
+    categorical attribute splits in two instead, by the best bipartition of its categories
+    (:func:`_best_bipartition`). Returns, per attribute: gain, split information IV and
+    threshold (NaN for a categorical split) of the best allowed split, the number of branches
+    with weight, whether some split is allowed and, for a bipartition, each category code's
+    branch (``sides[a, code]``: 0 left, 1 right, -1 for a category absent from the node).
     """
     n = len(attrs)
     gain, iv = np.zeros(n), np.zeros(n)
@@ -147,9 +150,14 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
         most = max(most, n_categories[attrs[a]])
     table = np.zeros((most, n_stats))  # multiway workspace: statistics per category
     sizes = np.zeros(most, np.int64)  # and rows per category
+    sides = np.full((n, most), -1, np.int64)
     for a in range(n):
         column = XT[attrs[a]]
-        if n_categories[attrs[a]] > 0:
+        if n_categories[attrs[a]] > 0 and binary:
+            gain[a], n_branches[a], allowed[a] = _best_bipartition(
+                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
+                min_leaf, sides[a])
+        elif n_categories[attrs[a]] > 0:
             gain[a], iv[a], n_branches[a], allowed[a] = _multiway(
                 column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
                 min_leaf, j48, missing_branch)
@@ -157,7 +165,78 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
             gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _best_cut(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total,
                 min_leaf, j48, missing_branch)
-    return gain, iv, threshold, n_branches, allowed
+    return gain, iv, threshold, n_branches, allowed, sides
+
+
+#: above this many categories at a node, a many-class bipartition is searched along one order
+MAX_EXHAUSTIVE_CATEGORIES = 12
+
+
+@njit(cache=True)
+def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
+                      min_leaf, sides):
+    """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2). The
+    categories present at the node are put in order: for two classes by the share of the second
+    class, for regression by the mean target; the best bipartition is then one of the cuts
+    along that order, which are scanned like thresholds (Breiman et al.'s theorem 4.5: exact
+    for these two cases). With more classes every bipartition is tried, up to
+    ``MAX_EXHAUSTIVE_CATEGORIES`` present categories; beyond, only the cuts along the order of
+    the node's majority class share (a heuristic). Each side needs ``min_leaf`` rows. Writes the
+    branch of each present category code into ``sides`` (0 left, 1 right); returns gain,
+    branches with weight (1 or 2), and whether a split is allowed. The rows with a missing
+    value take no part."""
+    table[:n_codes] = 0.0
+    sizes[:n_codes] = 0
+    known = np.zeros(table.shape[1])
+    for i in range(len(rows)):
+        v = column[rows[i]]
+        if not math.isnan(v):
+            add_row(table[int(v)], y[rows[i]], w[i], n_classes)
+            add_row(known, y[rows[i]], w[i], n_classes)
+            sizes[int(v)] += 1
+    present = np.flatnonzero(sizes[:n_codes] > 0)
+    k = len(present)
+    if k < 2:
+        return 0.0, k, False
+    before = weighted_impurity(known, impurity)
+    n_known = sizes[:n_codes].sum()
+    best, best_mask = -1.0, np.int64(0)
+    part = np.zeros(table.shape[1])
+    if n_classes > 2 and k <= MAX_EXHAUSTIVE_CATEGORIES:
+        for mask in range(1, 2 ** (k - 1)):  # the last present category stays on the right
+            part[:] = 0.0
+            n_left = 0
+            for b in range(k - 1):
+                if (mask >> b) & 1:
+                    part += table[present[b]]
+                    n_left += sizes[present[b]]
+            if min(n_left, n_known - n_left) < min_leaf:
+                continue
+            after = weighted_impurity(part, impurity) + weighted_impurity(known - part, impurity)
+            if before - after > best:
+                best, best_mask = before - after, np.int64(mask)
+    else:
+        key = np.empty(k)
+        target = 1 if n_classes == 2 else (np.argmax(known) if n_classes > 2 else -1)
+        for b in range(k):
+            stats = table[present[b]]
+            key[b] = stats[1] / stats[0] if target < 0 else stats[target] / stats.sum()
+        by_key = np.argsort(key, kind="mergesort")
+        present = present[by_key]
+        n_left = 0
+        for b in range(k - 1):
+            part += table[present[b]]
+            n_left += sizes[present[b]]
+            if min(n_left, n_known - n_left) < min_leaf:
+                continue
+            after = weighted_impurity(part, impurity) + weighted_impurity(known - part, impurity)
+            if before - after > best:
+                best, best_mask = before - after, np.int64(2 ** (b + 1) - 1)
+    if best < 0:
+        return 0.0, 2, False
+    for b in range(k):
+        sides[present[b]] = 0 if (best_mask >> b) & 1 == 1 else 1
+    return max(best, 0.0) / W, 2, True
 
 
 @njit(cache=True)
@@ -212,7 +291,8 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
     side to the left, and score the cut at every midpoint between adjacent distinct values
     that leaves ``min_leaf`` rows on each side (the rows with a missing value go to both).
     Returns the best allowed cut's gain, IV and threshold, the number of branches with weight
-    (2 if the known values differ, else 1) and whether some cut is allowed.
+    (2 if the known values differ, else 1; -1 if J48's cuts gain nothing after the penalty)
+    and whether some cut is allowed.
 
     With ``j48``, Weka J48's rules (C4.5 Release 8; Quinlan 1996): values closer than 1e-5 are
     equal; a cut needs a known weight of ``min_split`` = 0.1 W~ / n_classes, clipped to
@@ -273,7 +353,7 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
     if j48 and n_cuts > 0:
         best_gain -= math.log2(n_cuts) / W
         if math.isnan(best_t) or best_gain <= J48_EPSILON:
-            n_cuts = 0
+            n_cuts, n_branches = 0, -1  # cuts exist, but none gains enough
     best_iv = _cut_information(best_left_w, known_w, W, branch_weights)
     return best_gain, best_iv, best_t, n_branches, n_cuts > 0
 
@@ -286,7 +366,7 @@ def _cut_information(left_w, known_w, W, branch_weights):
 
 
 # ------------------------------------------------------------------------------ partition
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the loops that call it
 def branch_of(value, threshold, codes, first, last):
     """The branch of a value: for a threshold split (``first == last``) 0 if value <= threshold
     else 1; else ``codes[first + code]``, the branch of its category code. -1 if missing."""
@@ -298,12 +378,12 @@ def branch_of(value, threshold, codes, first, last):
 
 
 @njit(cache=True)
-def partition(column, threshold, branch_of_code, n_branches, missing_child, y, n_classes,
-              impurity, rows, w, order):
+def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
+              rows, w, order):
     """Hand the node's rows to its children. A row whose value is missing goes to child
-    ``missing_child`` if there is one (>= 0), else to every child that has known weight, with
-    weight w * r~_v, the child's share of the known weight (Zhou 2016, sec. 4.4.2). A child
-    holds the rows of its branch, then those rows.
+    ``sent[i]`` if that is not -1 (a branch for missing values, or a surrogate's choice), else
+    to every child that has known weight, with weight w * r~_v, the child's share of the known
+    weight (Zhou 2016, sec. 4.4.2). A child holds the rows of its branch, then those rows.
 
     Returns the children's rows and weights, concatenated (child b's are ``start[b]:start[b+1]``),
     their statistics, total weights, impurities and purity, the branch fractions r~_v, and the
@@ -317,8 +397,8 @@ def partition(column, threshold, branch_of_code, n_branches, missing_child, y, n
     n_missing = 0
     for i in range(m):
         branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
-        if branch[i] < 0 and missing_child >= 0:
-            branch[i] = missing_child
+        if branch[i] < 0:
+            branch[i] = sent[i]
         if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the missing ones
             known_w[branch[i]] += w[i]
             rank[i] = counts[branch[i]]
@@ -370,39 +450,53 @@ def partition(column, threshold, branch_of_code, n_branches, missing_child, y, n
 
 # ------------------------------------------------------------------------------ prediction
 @njit(cache=True)
-def predict_rows(X, feature, threshold, code_start, codes, first_child, n_children, fractions,
-                 detour, stop, values):
+def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop, values,
+                 surrogates, surrogate_table, surrogate_threshold):
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
     predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
-    The tree is given as arrays over its nodes: the children of node i are the nodes
-    ``first_child[i] + range(n_children[i])``, ``fractions`` their training fractions. A row
-    follows the branch of its value. Where the value is missing it takes branch ``detour[i]``
-    if that is not -1; else, if ``stop``, it ends there with node i's prediction; else it goes
-    down every branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
+    The tree is given as arrays over its nodes. Row i of ``nodes`` holds node i's tested
+    feature (-1 for a leaf), its first child, and the start and end of its category-to-branch
+    map in ``codes`` (equal for a threshold); its children are the ``n_children[i]`` nodes from
+    the first, ``fractions`` their training fractions. A row follows the branch of its value.
+    Where the value is missing (or its category has no branch), it first asks node i's
+    surrogate splits (CART), numbers ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1`` in order:
+    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and the
+    start and end of its category map in ``codes`` (equal for a threshold,
+    ``surrogate_threshold[s]``, where ``value <= t`` goes left unless reversed). The first that
+    can place the row decides. Failing that the row takes branch ``detour[i]`` if that is not
+    -1; else, if ``stop``, it ends there with node i's prediction; else it goes down every
+    branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
-    stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
-    stack_weight = np.empty(len(feature))
+    stack_node = np.empty(len(nodes), np.int64)  # the branches still to visit
+    stack_weight = np.empty(len(nodes))
     for i in range(X.shape[0]):
         stack_node[0], stack_weight[0], top = 0, 1.0, 1
         while top > 0:
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
-            while n_children[node] > 0:  # follow known values (and detours) down
-                b = branch_of(X[i, feature[node]], threshold[node], codes, code_start[node],
-                              code_start[node + 1])
+            while nodes[node, 0] >= 0:  # follow known values (and detours) down
+                b = branch_of(X[i, nodes[node, 0]], threshold[node], codes, nodes[node, 2],
+                              nodes[node, 3])
+                if b < 0:  # the surrogates, in order
+                    for k in range(surrogates[node, 0], surrogates[node, 1]):
+                        b = branch_of(X[i, surrogate_table[k, 0]], surrogate_threshold[k],
+                                      codes, surrogate_table[k, 2], surrogate_table[k, 3])
+                        if b >= 0:
+                            b = 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t left
+                            break
                 if b < 0:
                     b = detour[node]
                     if b < 0:
                         break
-                node = first_child[node] + b
-            if n_children[node] == 0 or stop:
+                node = nodes[node, 1] + b
+            if nodes[node, 0] < 0 or stop:
                 for k in range(values.shape[1]):
                     out[i, k] += weight * values[node, k]
                 continue
             for k in range(n_children[node]):  # a missing value: every branch
-                child = first_child[node] + k
+                child = nodes[node, 1] + k
                 if fractions[child] > 0:
                     stack_node[top], stack_weight[top] = child, weight * fractions[child]
                     top += 1

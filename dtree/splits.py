@@ -15,6 +15,7 @@ returns small arrays (one entry per attribute) from which the grower picks the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -32,17 +33,20 @@ CRITERIA = tuple(SCORES)
 class Split:
     """The chosen split of a node: the attribute (column index), its score (what the criterion
     maximises: gain, gain ratio or impurity decrease) and, for a numeric attribute, the
-    threshold: ``value <= threshold`` goes to branch 0. Without a threshold the split is
-    multiway, one branch per category."""
+    threshold: ``value <= threshold`` goes to branch 0. A bipartition of a categorical
+    attribute (CART) has ``sides``, the branch of each category code (0 or 1; -1 for a category
+    absent from the node's rows, which is routed as a missing value). With neither, the split
+    is multiway, one branch per category."""
 
     feature: int
     score: float
     threshold: float | None = None
+    sides: tuple[int, ...] | None = None
 
     @property
     def is_multiway(self) -> bool:
         """One branch per category: the attribute has nothing left to test below this node."""
-        return self.threshold is None
+        return self.threshold is None and self.sides is None
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,8 @@ class TrainingSet:
     """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
     numbers, NaN where missing), ``y`` each row's class code (as a float) or target value,
     ``n_classes`` 0 for regression, ``n_categories[j]`` 0 for a numeric column, and
-    ``slot[j]`` the place of a numeric column among the numeric ones (-1 if categorical)."""
+    ``slot[j]`` the place of a numeric column among the numeric ones (-1 if categorical), and
+    ``total_weight`` the weight of the rows the tree is grown on."""
 
     XT: np.ndarray
     y: np.ndarray
@@ -58,21 +63,31 @@ class TrainingSet:
     n_categories: np.ndarray
     slot: np.ndarray
     names: list[str]
+    total_weight: float = 1.0
 
     @classmethod
-    def of(cls, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int):
+    def of(cls, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
+           total_weight: float = 1.0):
         n_categories = np.array([len(f.categories) if f.is_categorical else 0 for f in features],
                                 dtype=np.int64)
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
         return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
-                   n_classes, n_categories, slot, [f.name for f in features])
+                   n_classes, n_categories, slot, [f.name for f in features], total_weight)
+
+    @cached_property
+    def _distinct(self) -> dict[int, np.ndarray]:
+        """Numeric columns' distinct known values, sorted; each filled on first use."""
+        return {}
 
     def value_at_most(self, j: int, t: float) -> float:
         """The largest training value of column j not above t (up to Weka's 1e-6): where J48
         moves a threshold, so that it reads as a value seen in the data (Quinlan 1993)."""
-        column = self.XT[j]
-        return float(column[column <= t + kernels.J48_EPSILON].max())
+        if j not in self._distinct:
+            column = self.XT[j]
+            self._distinct[j] = np.unique(column[~np.isnan(column)])
+        values = self._distinct[j]
+        return float(values[np.searchsorted(values, t + kernels.J48_EPSILON, side="right") - 1])
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
@@ -87,7 +102,8 @@ class Candidates:
     """The attributes that split a node (more than one branch receives weight, each branch
     with rows at least ``min_leaf`` of them), in column order: their column indices and names,
     and the score, gain and threshold (NaN for a multiway split) of each one's best split;
-    ``blocked`` names the attributes that would split the node but only with a smaller branch.
+    ``blocked`` names the attributes that would split the node but only with a smaller branch,
+    ``penalised`` those whose J48 cuts gain nothing once the penalty is paid.
     Plain lists: a node has only a handful of attributes."""
 
     features: list[int]
@@ -96,16 +112,18 @@ class Candidates:
     gains: list[float]
     thresholds: list[float]
     blocked: list[str]
+    penalised: list[str]
+    sides: list[tuple[int, ...] | None]
 
     def split(self, k: int) -> Split:
         t = self.thresholds[k]
-        return Split(self.features[k], self.scores[k], None if t != t else t)
+        return Split(self.features[k], self.scores[k], None if t != t else t, self.sides[k])
 
 
 def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                      order: np.ndarray, attributes: np.ndarray, criterion: str,
                      cut_by_ratio: bool = False, min_leaf: int = 1, j48: bool = False,
-                     missing_branch: bool = False) -> Candidates:
+                     missing_branch: bool = False, binary: bool = False) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
     ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
 
@@ -113,20 +131,24 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     rows with a missing value as one more group, as C4.5 does). A numeric attribute's threshold
     is the cut of highest gain (Zhou 2016, eq. 4.8), or of highest gain ratio if
     ``cut_by_ratio``, among the cuts that leave ``min_leaf`` rows in each branch. ``j48``
-    applies Weka J48's rules instead, and ``missing_branch`` gives the rows with a missing value
-    a branch of their own (see :func:`dtree.kernels.score_attributes`).
+    applies Weka J48's rules instead, ``missing_branch`` gives the rows with a missing value
+    a branch of their own, and ``binary`` splits a categorical attribute by the best
+    bipartition of its categories, CART's (see :func:`dtree.kernels.score_attributes`).
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
-    gain, iv, threshold, n_branches, allowed = kernels.score_attributes(
+    gain, iv, threshold, n_branches, allowed, sides = kernels.score_attributes(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
-        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch)
+        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     real = np.flatnonzero(allowed).tolist()
     blocked = attributes[(n_branches >= 2) & ~allowed].tolist()
     features = attributes[real].tolist()
+    sides = [tuple(sides[a, :data.n_categories[j]].tolist())
+             if binary and data.n_categories[j] else None for a, j in zip(real, features)]
     return Candidates(features, [data.names[j] for j in features], score[real].tolist(),
                       gain[real].tolist(), threshold[real].tolist(),
-                      [data.names[j] for j in blocked])
+                      [data.names[j] for j in blocked],
+                      [data.names[j] for j in attributes[n_branches < 0]], sides)
 
 
 def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:

@@ -28,6 +28,9 @@ class Node:
     ``branch_fractions`` are the training weight fractions of the children, used to send a row
     whose value is missing down every branch (Quinlan 1993). ``missing_branch`` is the index of
     the child that holds the rows whose value was missing (``missing="branch"``), or None.
+    A CART node has ``surrogates`` (:class:`dtree.surrogates.Surrogate`, best first), which
+    place a row whose tested value is missing, and ``majority_branch``, where such a row goes
+    when no surrogate can place it (None: no rule; the row then follows every branch).
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -56,6 +59,8 @@ class Node:
     stop_reason: str | None = None
     branch_of_code: np.ndarray | None = None
     missing_branch: int | None = None
+    surrogates: tuple = ()
+    majority_branch: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -83,11 +88,17 @@ class Node:
         return max(node.depth for node in self.walk()) - self.depth
 
     def branch_labels(self) -> list[str]:
-        """How each branch reads: '<= 0.38', '> 0.38', '= clear', 'in {a, b}'."""
+        """How each branch reads: '<= 0.38', '> 0.38', '= clear', 'in {a, b}', and 'is missing'
+        for the missing-value branch."""
         if self.threshold is not None:
-            return [f"<= {self.threshold:g}", f"> {self.threshold:g}"]
-        return [f"= {next(iter(s))}" if len(s) == 1 else
-                "in {" + ", ".join(sorted(map(str, s))) + "}" for s in self.category_sets or ()]
+            labels = [f"<= {self.threshold:g}", f"> {self.threshold:g}"]
+        else:
+            labels = [f"= {next(iter(s))}" if len(s) == 1 else
+                      "in {" + ", ".join(sorted(map(str, s))) + "}"
+                      for s in self.category_sets or ()]
+        if self.missing_branch is not None:
+            labels.insert(self.missing_branch, "is missing")
+        return labels
 
     def __reduce__(self):
         """Pickle (and deep-copy) the subtree as a flat list of nodes, so depth does not matter."""
@@ -113,8 +124,9 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
 
     A row with a known value follows one branch. Where the tested value is missing (NaN; an
     encoded value unseen at fit is NaN too), the row takes the node's missing-value branch if it
-    has one (``Node.missing_branch``), whatever ``predict_missing`` says; otherwise
-    ``predict_missing`` decides:
+    has one (``Node.missing_branch``); at a CART node, the branch of the first surrogate split
+    that can place it, else the majority branch (``Node.surrogates``,
+    ``Node.majority_branch``). Otherwise ``predict_missing`` decides:
 
     * "distribute" (C4.5; Quinlan 1993, ch. 3): the row follows every branch, weighted by the
       branch's training fraction (``Node.branch_fractions``), and its prediction is the weighted
@@ -150,46 +162,69 @@ class Layout:
         if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
             raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
                              f"{predict_missing!r}")
-        (feature, threshold, code_start, codes, first_child, n_children, fractions,
-         missing_child, frequent_child, values) = self._arrays
+        (nodes, threshold, codes, n_children, fractions, missing_child, frequent_child,
+         values, surrogates, surrogate_table, surrogate_threshold) = self._arrays
         detour = frequent_child if predict_missing == "most_frequent" else missing_child
-        return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), feature, threshold,
-                                    code_start, codes, first_child, n_children, fractions,
-                                    detour, predict_missing == "stop", values)
+        return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), nodes, threshold,
+                                    codes, n_children, fractions, detour,
+                                    predict_missing == "stop", values, surrogates,
+                                    surrogate_table, surrogate_threshold)
 
 
 def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     """The tree as arrays over its nodes in breadth-first order (the children of a node are
-    consecutive): tested feature, threshold, where each node's category-to-branch map starts in
-    the concatenated maps, the maps, first child, number of children, each node's branch
-    fraction, the branch a missing value takes (the missing-value branch, or -1), the same with
-    the most frequent branch in place of -1, each node's prediction. One pass over the nodes."""
-    nodes, first_child = [root], []
-    feature, threshold, n_children, maps, map_length, fractions = [], [], [], [], [], [[1.0]]
-    missing_child = []
+    consecutive): per node, in one table (what the way down reads, side by side in memory), the
+    tested feature (-1 for a leaf), the first child, and where its category-to-branch map starts
+    and ends in the concatenated maps; then the thresholds, the maps, the numbers of children,
+    each node's branch fraction, the branch a missing value takes (the missing-value branch,
+    else the majority branch, or -1), the same with the most frequent branch in place of -1,
+    each node's prediction; and the surrogate splits: per node where its run starts and ends,
+    per surrogate its feature, whether reversed, where its category map starts and ends, and
+    its threshold. One pass over the nodes."""
+    nodes, first_child, fractions = [root], [], [[1.0]]
+    feature, threshold, n_children, maps, code_bounds, missing_child = [], [], [], [], [], []
+    surrogates, surrogate_table, surrogate_threshold = [0], [], []
+    offset = 0  # where the next category map starts in the concatenated maps
+
+    def add_map(branch_of_code) -> tuple[int, int]:
+        nonlocal offset
+        if branch_of_code is None:
+            return offset, offset
+        maps.append(np.asarray(branch_of_code, dtype=np.int64))
+        offset += len(maps[-1])
+        return offset - len(maps[-1]), offset
+
     for node in nodes:  # breadth first: the list grows while it is read
         first_child.append(len(nodes))
         nodes.extend(node.children)
         n_children.append(len(node.children))
-        feature.append(node.feature_index)
+        feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
-        map_length.append(0 if node.branch_of_code is None else len(node.branch_of_code))
-        if node.branch_of_code is not None:
-            maps.append(node.branch_of_code)
-        missing_child.append(-1 if node.missing_branch is None else node.missing_branch)
+        code_bounds.append(add_map(node.branch_of_code))
+        detour = node.majority_branch if node.missing_branch is None else node.missing_branch
+        missing_child.append(-1 if detour is None or not node.children else detour)
         if node.children:
             fractions.append(node.branch_fractions)
-    feature = np.array(feature, dtype=float)  # None (a leaf) -> NaN -> -1
+        for surrogate in node.surrogates if node.children else ():
+            surrogate_table.append((surrogate.feature_index, int(surrogate.reverse),
+                                    *add_map(surrogate.branch_of_code)))
+            surrogate_threshold.append(np.nan if surrogate.threshold is None
+                                       else surrogate.threshold)
+        surrogates.append(len(surrogate_table))
     first_child, n_children = np.array(first_child), np.array(n_children)
     fractions, missing_child = np.concatenate(fractions), np.array(missing_child)
     frequent_child = np.full(len(nodes), -1)
     frequent_child[n_children > 0] = _most_frequent(fractions, first_child, n_children)
     frequent_child = np.where(missing_child >= 0, missing_child, frequent_child)
-    return (np.where(np.isnan(feature), -1, feature).astype(np.int64),
-            np.array(threshold, dtype=float), np.cumsum([0] + map_length),
-            np.concatenate([np.zeros(0, np.int64)] + maps), first_child, n_children,
-            fractions, missing_child, frequent_child,
-            np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1))
+    table = np.column_stack([np.array(feature), first_child, np.array(code_bounds)])
+    runs = np.array(surrogates)
+    return (table, np.array(threshold, dtype=float),
+            np.concatenate([np.zeros(0, np.int64)] + maps), n_children, fractions,
+            missing_child, frequent_child,
+            np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
+            np.column_stack([runs[:-1], runs[1:]]),
+            np.array(surrogate_table, dtype=np.int64).reshape(-1, 4),
+            np.array(surrogate_threshold, dtype=float))
 
 
 def _most_frequent(fractions: np.ndarray, first_child: np.ndarray,

@@ -155,3 +155,12 @@ def test_variant_is_checked():
     X, y = pd.DataFrame({"x": [1.0, 2.0]}), np.array(["a", "b"])
     with pytest.raises(ValueError, match="variant must be one of"):
         C45Classifier(variant="weka").fit(X, y)
+
+
+def test_a_cut_that_gains_nothing_after_the_penalty_is_no_split():
+    # x = 1..4, classes a b a b; with -M 1 all three cuts count. The best, 1.5 (or 3.5), gains
+    # 1 - 3/4 H(1/3) = 0.311 bits, less than log2(3)/4 = 0.396: no split, for lack of gain
+    X, y = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0]}), np.array(list("abab"))
+    root = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y).tree_
+    assert root.is_leaf and root.stop_reason == "no_gain"
+    assert C45Classifier(min_samples_leaf=1).fit(X, y).tree_.threshold == 1.5

@@ -187,6 +187,31 @@ def test_without_missing_branch_the_strategy_decides(strategy, expected):
     assert_allclose(predict_values(_stump(None), np.array([[np.nan]]), strategy), [expected])
 
 
+def test_missing_branch_is_labelled():
+    assert _stump(2).branch_labels() == ["<= 0.5", "> 0.5", "is missing"]
+    assert _stump(None).branch_labels() == ["<= 0.5", "> 0.5"]
+
+
+# C4.5 with missing="branch" on watermelon 2.0alpha: texture at the root gets a fourth branch,
+# "is missing", for melons 8 (dark, yes) and 10 (green, no), which colour then splits:
+# green -> no, dark -> yes, light -> empty (their 1 no, 1 yes). A row whose texture is missing
+# goes there under every strategy; if its colour is missing too, the strategy decides at the
+# colour node: distribute 1/2 no + 1/2 yes; most_frequent the first of the tied branches, green
+# -> no; stop: the node's 1 no, 1 yes.
+@pytest.mark.parametrize("strategy, expected", [
+    ("distribute", [1 / 2, 1 / 2]), ("most_frequent", NO), ("stop", [1 / 2, 1 / 2])])
+def test_estimator_with_missing_branch(wm20a, strategy, expected):
+    X, y = wm20a
+    model = C45Classifier(missing="branch", predict_missing=strategy).fit(X, y)
+    root = model.tree_
+    assert (root.feature, root.missing_branch, len(root.children)) == ("texture", 3, 4)
+    assert root.branch_labels()[3] == "is missing"
+    assert root.children[3].value.tolist() == [1, 1] and root.children[3].feature == "colour"
+    rows = pd.concat([melon(texture=np.nan, colour="dark"),
+                      melon(texture=np.nan, colour=np.nan)])
+    assert_allclose(model.predict_proba(rows), [YES, expected], atol=1e-12)
+
+
 # ------------------------------------------------------------------ against a plain reference
 def _reference(node: Node, row: np.ndarray, features, strategy: str) -> np.ndarray:
     """The strategies as written in the docstring, recursively over the Node objects."""
@@ -229,6 +254,7 @@ ESTIMATORS = [
     pytest.param(lambda: ID3Classifier(missing="fractional", max_depth=4), id="id3"),
     pytest.param(lambda: C45Classifier(), id="c45"),
     pytest.param(lambda: C45Classifier(variant="j48", min_samples_leaf=2), id="j48"),
+    pytest.param(lambda: C45Classifier(missing="branch"), id="c45-branch"),
 ]
 
 
@@ -325,6 +351,7 @@ def test_refit_predicts_with_the_new_tree(wm20):
 def test_a_copied_tree_changed_in_place_predicts_as_changed(model, wm20):
     X, _ = wm20
     twin = copy.deepcopy(model)
+    assert twin._layout.root is None  # a copy lays its tree out when it predicts
     twin.tree_.children = []  # prune the copy to its root: 9 no, 8 yes
     assert_allclose(twin.predict_proba(X), np.tile([9 / 17, 8 / 17], (17, 1)), atol=1e-12)
     assert len(model.tree_.children) == 3 and model.score(X, wm20[1]) == 1.0
@@ -340,6 +367,7 @@ def test_a_replaced_tree_is_used(model, wm20):
 def test_pickled_model_predicts_the_same(model):
     row = melon(colour=np.nan)
     restored = pickle.loads(pickle.dumps(model))
+    assert restored._layout.root is restored.tree_  # laid out again, not laid out per call
     for strategy in STRATEGIES:
         assert_allclose(proba(restored, row, strategy), COLOUR_MISSING[strategy], atol=1e-12)
 

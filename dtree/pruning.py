@@ -1,0 +1,112 @@
+"""Cost-complexity pruning (Breiman et al. 1984, ch. 3): the weakest-link sequence of subtrees.
+
+For a subtree T with n(T) leaves, C_alpha(T) = R(T) + alpha n(T), where R(T) = sum over the
+leaves of R(t), and R(t) is a node's cost: ``cost="impurity"``, its weighted share of the
+training weight times its impurity, (W_t / W) I(t) (scikit-learn's); ``cost="error"``, the share
+of the training weight it misclassifies (Breiman et al.'s resubstitution error; rpart's, whose
+complexity parameter is cp = alpha / R(root)). Cutting the branch T_t below an internal node t turns its cost
+R(T_t) + alpha n(T_t) into R(t) + alpha; both are equal at
+
+    g(t) = (R(t) - R(T_t)) / (n(T_t) - 1),
+
+so as alpha grows the branch with the smallest g(t), the *weakest link*, is the first worth
+cutting. Cutting it and repeating gives T_0 ⊃ T_1 ⊃ ... ⊃ {root} and the increasing alphas at
+which each cut happens; ties are cut one per step, the first in pre-order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tree import Node
+
+__all__ = ["PruningPath", "COSTS", "weakest_links", "prune_to_alpha", "make_leaf"]
+
+#: the node costs R(t) the path can use
+COSTS = ("impurity", "error")
+
+
+@dataclass(frozen=True)
+class PruningPath:
+    """The weakest-link sequence: ``ccp_alphas[i]`` is the alpha from which the i-th subtree
+    is optimal (0 for the full tree), ``impurities[i]`` its R(T), ``n_leaves[i]`` its leaves."""
+
+    ccp_alphas: np.ndarray
+    impurities: np.ndarray
+    n_leaves: np.ndarray
+
+
+def _node_cost(node: Node, total: float, cost: str) -> float:
+    """R(t): (W_t / W) I(t), or the weight t misclassifies over W (its weight less its
+    majority class's)."""
+    if cost == "error":
+        return (node.weighted_n_samples - float(node.value.max())) / total
+    return node.weighted_n_samples / total * node.impurity
+
+
+def _layout(root: Node, cost: str) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
+    """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
+    ``nodes[i : i + size[i]]``) and cost R(t)."""
+    nodes = list(root.walk())
+    index = {id(node): i for i, node in enumerate(nodes)}
+    parent = np.full(len(nodes), -1)
+    for i, node in enumerate(nodes):
+        for child in node.children:
+            parent[index[id(child)]] = i
+    size = np.ones(len(nodes), dtype=np.int64)
+    for i in range(len(nodes) - 1, 0, -1):  # children come after their parent
+        size[parent[i]] += size[i]
+    if cost not in COSTS:
+        raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
+    total = root.weighted_n_samples
+    return nodes, parent, size, np.array([_node_cost(node, total, cost) for node in nodes])
+
+
+def weakest_links(root: Node, cost: str = "impurity") -> tuple[PruningPath, list[Node]]:
+    """The weakest-link sequence of the tree below ``root`` and, for each step after the first,
+    the node whose branch is cut (the tree itself is not changed)."""
+    nodes, parent, size, cost = _layout(root, cost)
+    internal = np.array([not node.is_leaf for node in nodes])
+    leaves = (~internal).astype(np.int64)
+    branch_cost = np.where(internal, 0.0, cost)
+    for i in range(len(nodes) - 1, 0, -1):  # a branch's leaves and cost, from its children
+        leaves[parent[i]] += leaves[i]
+        branch_cost[parent[i]] += branch_cost[i]
+    alphas, impurities, n_leaves, cut = [0.0], [branch_cost[0]], [leaves[0]], []
+    candidate = internal.copy()
+    while candidate[0]:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = np.where(candidate, (cost - branch_cost) / (leaves - 1), np.inf)
+        t = int(np.argmin(g))  # the first of the smallest, in pre-order
+        candidate[t:t + size[t]] = False
+        lost_leaves, lost_cost = leaves[t] - 1, branch_cost[t] - cost[t]
+        leaves[t], branch_cost[t] = 1, cost[t]
+        a = parent[t]
+        while a >= 0:
+            leaves[a] -= lost_leaves
+            branch_cost[a] -= lost_cost
+            a = parent[a]
+        alphas.append(float(g[t]))
+        impurities.append(branch_cost[0])
+        n_leaves.append(leaves[0])
+        cut.append(nodes[t])
+    return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
+
+
+def prune_to_alpha(root: Node, alpha: float) -> None:
+    """Cut, in place, every weakest link whose g(t) is at most ``alpha``: the smallest subtree
+    minimising C_alpha (scikit-learn's ``ccp_alpha``)."""
+    path, cut = weakest_links(root)
+    for g, node in zip(path.ccp_alphas[1:], cut):
+        if g > alpha:
+            break
+        make_leaf(node, "ccp_alpha")
+
+
+def make_leaf(node: Node, reason: str) -> None:
+    """Turn an internal node into a leaf, in place, recording why in ``stop_reason``."""
+    node.children, node.stop_reason = [], reason
+    node.feature = node.feature_index = node.threshold = node.score = None
+    node.category_sets = node.branch_of_code = node.branch_fractions = None
+    node.missing_branch = None

@@ -1,0 +1,301 @@
+"""CARTClassifier and CARTRegressor: against scikit-learn's trees (the same definitions, so the
+same trees where no two candidate splits tie), categorical bipartitions worked by hand and by
+brute force, cost-complexity pruning, and scikit-learn's estimator checks."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from references import load_kyphosis, requires_rpart, rpart
+from sklearn import datasets as skdata
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dtree import CARTClassifier, CARTRegressor, export_text, gini
+from dtree.pruning import weakest_links
+
+
+def assert_same_tree(ours, theirs) -> int:
+    """Walk both trees together: the same tests (feature, threshold) and leaf values, except
+    that where scikit-learn tests another attribute our node must record an exact tie with it
+    (``Node.ties``; scikit-learn breaks ties at random): the two subtrees below are then not
+    compared. Returns the number of such ties."""
+    t, ties = theirs.tree_, 0
+    stack = [(ours.tree_, 0)]
+    while stack:
+        node, i = stack.pop()
+        if t.children_left[i] < 0:
+            value = t.value[i, :, 0] if t.value.shape[2] == 1 else t.value[i, 0]
+            assert node.is_leaf
+            np.testing.assert_allclose(node.prediction, value / value.sum()
+                                       if t.value.shape[2] > 1 else value, rtol=1e-7)
+            continue
+        assert not node.is_leaf
+        if node.feature_index != t.feature[i]:
+            assert f"x{t.feature[i]}" in node.ties, (node.scores, node.ties, t.feature[i])
+            ties += 1
+            continue
+        assert node.threshold == pytest.approx(t.threshold[i], rel=1e-12)
+        stack += [(node.children[0], t.children_left[i]), (node.children[1], t.children_right[i])]
+    return ties
+
+
+def float32_exact(X):
+    """scikit-learn's trees work in float32: data already float32 gives both the same cuts."""
+    return np.asarray(X, dtype=np.float32).astype(float)
+
+
+CLASSIFICATION = {
+    "synthetic, 3 classes": lambda: skdata.make_classification(
+        n_samples=300, n_features=6, n_informative=4, n_classes=3, random_state=1),
+    "breast cancer": lambda: skdata.load_breast_cancer(return_X_y=True),
+    "wine": lambda: skdata.load_wine(return_X_y=True),
+}
+REGRESSION = {
+    "synthetic": lambda: skdata.make_regression(n_samples=300, n_features=5, noise=5.0,
+                                                random_state=2),
+    "diabetes": lambda: skdata.load_diabetes(return_X_y=True),
+}
+SETTINGS = [dict(max_depth=4), dict(min_samples_leaf=5), dict(min_impurity_decrease=0.01)]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=str)
+@pytest.mark.parametrize("name", CLASSIFICATION)
+def test_same_classification_tree_as_sklearn(name, settings):
+    X, y = CLASSIFICATION[name]()
+    X = float32_exact(X)
+    ours = CARTClassifier(**settings).fit(X, y)
+    theirs = DecisionTreeClassifier(random_state=0, **settings).fit(X, y)
+    if assert_same_tree(ours, theirs) == 0:
+        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+
+
+@pytest.mark.parametrize("settings", SETTINGS[:2], ids=str)
+@pytest.mark.parametrize("name", REGRESSION)
+def test_same_regression_tree_as_sklearn(name, settings):
+    X, y = REGRESSION[name]()
+    X = float32_exact(X)
+    ours = CARTRegressor(**settings).fit(X, y)
+    theirs = DecisionTreeRegressor(random_state=0, **settings).fit(X, y)
+    if assert_same_tree(ours, theirs) == 0:
+        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["breast cancer", "wine"])
+def test_pruning_path_and_ccp_alpha_as_sklearn(name):
+    X, y = CLASSIFICATION[name]()
+    X = float32_exact(X)
+    ours = CARTClassifier(min_samples_leaf=3).cost_complexity_pruning_path(X, y)
+    theirs = DecisionTreeClassifier(min_samples_leaf=3, random_state=0) \
+        .cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(ours.ccp_alphas, theirs.ccp_alphas, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours.impurities, theirs.impurities, rtol=0, atol=1e-9)
+    between = (ours.ccp_alphas[1:] + ours.ccp_alphas[:-1]) / 2  # not on a boundary
+    for alpha in between[::3]:
+        pruned = CARTClassifier(min_samples_leaf=3, ccp_alpha=alpha).fit(X, y)
+        reference = DecisionTreeClassifier(min_samples_leaf=3, ccp_alpha=alpha,
+                                           random_state=0).fit(X, y)
+        assert_same_tree(pruned, reference)
+        assert pruned.get_n_leaves() == reference.get_n_leaves()
+
+
+def test_regression_pruning_path_as_sklearn():
+    X, y = REGRESSION["diabetes"]()
+    X = float32_exact(X)
+    ours = CARTRegressor(min_samples_leaf=10).cost_complexity_pruning_path(X, y)
+    theirs = DecisionTreeRegressor(min_samples_leaf=10, random_state=0) \
+        .cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(ours.ccp_alphas, theirs.ccp_alphas, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ours.impurities, theirs.impurities, rtol=1e-9)
+
+
+def test_pruning_path_by_hand():
+    # x = 1..4, y = a a b a. Full tree: x <= 2.5 (a a | b a), then x <= 3.5 (b | a): 3 leaves,
+    # R(T0) = 0. Root R = 1/4 * 2 * 1/4 * 3/4 = 0.375 * ... : Gini(root) = 1 - (3/4)^2 - (1/4)^2
+    # = 0.375, R(root) = 0.375; the right node: Gini 0.5, R = 2/4 * 0.5 = 0.25.
+    # g(right) = (0.25 - 0) / (2 - 1) = 0.25; g(root) = (0.375 - 0) / (3 - 1) = 0.1875: the
+    # root is the weakest link and goes first, at alpha 0.1875, leaving one leaf (R = 0.375).
+    X, y = np.array([[1.0], [2.0], [3.0], [4.0]]), np.array(list("aaba"))
+    path = CARTClassifier().cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(path.ccp_alphas, [0.0, 0.1875])
+    np.testing.assert_allclose(path.impurities, [0.0, 0.375])
+    assert path.n_leaves.tolist() == [3, 1]
+    assert CARTClassifier(ccp_alpha=0.19).fit(X, y).get_n_leaves() == 1
+    assert CARTClassifier(ccp_alpha=0.18).fit(X, y).get_n_leaves() == 3
+
+
+# --- categorical bipartitions ---------------------------------------------------------------
+
+def test_two_class_bipartition_by_the_ordering_shortcut():
+    # shares of class "y" per category: a 0/4, b 3/4, c 1/4, d 4/4. Sorted: a, c, b, d; the best
+    # cut along that order is {a, c} | {b, d} (Gini 0.125 after, against 0.5 before): the
+    # pairs are (0 y + 4 n, 1 y + 3 n) and (3 y + 1 n, 4 y + 0 n)
+    X = pd.DataFrame({"k": pd.Categorical(list("aaaabbbbccccdddd"))})
+    y = np.array(list("nnnn" "yyyn" "ynnn" "yyyy"))
+    model = CARTClassifier().fit(X, y)
+    root = model.tree_
+    assert root.category_sets == (frozenset("ac"), frozenset("bd"))
+    after = (8 * gini(list("nnnnynnn")) + 8 * gini(list("yyynyyyy"))) / 16
+    assert root.gains["k"] == pytest.approx(gini(y) - after)
+    assert after == pytest.approx(0.21875)
+    # the attribute stays available: each side splits again on k
+    assert [child.feature for child in root.children] == ["k", "k"]
+
+
+def brute_force_bipartition(codes, y, n_codes):
+    best, best_left = -1.0, None
+    present = sorted(set(codes))
+    for r in range(1, len(present)):
+        for left in itertools.combinations(present, r):
+            if present[-1] in left:
+                continue
+            mask = np.isin(codes, left)
+            after = (mask.sum() * gini(y[mask]) + (~mask).sum() * gini(y[~mask])) / len(y)
+            if gini(y) - after > best + 1e-12:
+                best, best_left = gini(y) - after, set(left)
+    return best, best_left
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_many_class_bipartition_is_the_best_of_all(seed):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 6, size=60)
+    y = np.where(rng.random(60) < 0.6, codes % 3, rng.integers(0, 3, size=60))
+    categories = list("uvwxyz")
+    X = pd.DataFrame({"k": pd.Categorical.from_codes(codes, categories)})
+    model = CARTClassifier(max_depth=1).fit(X, y)
+    best, left = brute_force_bipartition(codes, y, 6)
+    assert model.tree_.gains["k"] == pytest.approx(best)
+    chosen = {categories.index(c) for c in model.tree_.category_sets[0]}
+    assert chosen == left or chosen == set(codes) - left
+
+
+def test_regression_bipartition_orders_by_mean():
+    # means: a 1, b 10, c 2, d 11 -> order a, c, b, d; best cut {a, c} | {b, d}
+    X = pd.DataFrame({"k": pd.Categorical(list("aabbccdd"))})
+    y = np.array([0.0, 2.0, 9.0, 11.0, 2.0, 2.0, 10.0, 12.0])
+    root = CARTRegressor(max_depth=1).fit(X, y).tree_
+    assert root.category_sets == (frozenset("ac"), frozenset("bd"))
+    var = lambda v: np.var(v)  # noqa: E731
+    expected = var(y) - (4 * var(y[[0, 1, 4, 5]]) + 4 * var(y[[2, 3, 6, 7]])) / 8
+    assert root.gains["k"] == pytest.approx(expected)
+
+
+def test_a_category_absent_from_the_node_is_routed_as_missing():
+    X = pd.DataFrame({"k": pd.Categorical(list("aabb"), categories=list("abc"))})
+    model = CARTClassifier().fit(X, np.array(list("nnyy")))
+    assert model.tree_.category_sets == (frozenset("a"), frozenset("b"))
+    row = pd.DataFrame({"k": pd.Categorical(["c"], categories=list("abc"))})
+    np.testing.assert_allclose(model.predict_proba(row), [[0.5, 0.5]])
+
+
+def test_parameters_are_checked():
+    X, y = np.array([[1.0], [2.0]]), np.array([0, 1])
+    with pytest.raises(ValueError, match="criterion must be one of \\('gini',\\)"):
+        CARTClassifier(criterion="entropy").fit(X, y)
+    with pytest.raises(ValueError, match="ccp_alpha"):
+        CARTClassifier(ccp_alpha=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="y contains NaN"):
+        CARTRegressor().fit(X, [1.0, np.nan])
+
+
+@parametrize_with_checks([CARTClassifier(), CARTRegressor()])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("name, settings", [("synthetic, 3 classes", dict(max_depth=4)),
+                                            ("breast cancer", dict(min_impurity_decrease=0.01))])
+def test_without_ties_the_trees_are_identical(name, settings):
+    X, y = CLASSIFICATION[name]()
+    X = float32_exact(X)
+    ours = CARTClassifier(**settings).fit(X, y)
+    theirs = DecisionTreeClassifier(random_state=0, **settings).fit(X, y)
+    assert assert_same_tree(ours, theirs) == 0
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+@requires_rpart
+def test_kyphosis_tree_and_cptable_as_rpart():
+    # rpart's defaults minsplit 20 and minbucket 7 are min_samples_split=20, min_samples_leaf=7;
+    # cp = 0 grows the whole tree. With cost="error", alpha_i / R(root) is rpart's CP column and
+    # the leaves at each step are nsplit + 1.
+    data = load_kyphosis()
+    X, y = data[["Age", "Number", "Start"]], data["Kyphosis"]
+    fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": 0, "xval": 0})
+    model = CARTClassifier(min_samples_split=20, min_samples_leaf=7).fit(X, y)
+    primaries = fit.splits[fit.splits["role"] == "primary"]
+    ours = [node for node in model.tree_.walk() if not node.is_leaf]
+    assert [node.feature for node in ours] == primaries["variable"].tolist()
+    path, _ = weakest_links(model.tree_, cost="error")
+    root_error = 17 / 81  # 17 children with kyphosis present, all called absent
+    # rpart lists the subtrees from the root (CP = the alpha at which it is reached, 0 for the
+    # full tree): our path read backwards
+    np.testing.assert_allclose(path.ccp_alphas[::-1] / root_error,
+                               [3 / 17, 1 / 51, 0], atol=1e-12)
+    np.testing.assert_allclose(fit.cptable["CP"], [3 / 17, 1 / 51, 0], atol=1e-6)
+    assert (path.n_leaves[::-1] - 1).tolist() == fit.cptable["nsplit"].tolist() == [0, 1, 4]
+
+
+@requires_rpart
+@pytest.mark.parametrize("holes", [0, 12])
+def test_kyphosis_surrogates_as_rpart(holes):
+    # At every node both trees split: the same primary split and the same surrogates, best
+    # first, with rpart's agreement and adjusted agreement (holes: values punched out at random,
+    # so that rows go down by their surrogates)
+    data = load_kyphosis()
+    rng = np.random.default_rng(7)
+    for column in ("Age", "Number", "Start"):
+        data.loc[rng.choice(len(data), holes, replace=False), column] = np.nan
+    fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": 0, "xval": 0})
+    model = CARTClassifier(min_samples_split=20, min_samples_leaf=7).fit(
+        data[["Age", "Number", "Start"]], data["Kyphosis"])
+    ours = {(n.feature, n.threshold): n for n in model.tree_.walk() if n.children}
+    splits = fit.splits
+    compared = 0
+    for _, primary in splits[splits["role"] == "primary"].iterrows():
+        key = (primary["variable"], primary["index"])
+        if key not in ours:
+            continue
+        expected = splits[(splits["node"] == primary["node"]) & (splits["role"] == "surrogate")]
+        found = ours[key].surrogates
+        assert [s.feature for s in found] == expected["variable"].tolist()
+        np.testing.assert_allclose([s.threshold for s in found], expected["index"])
+        np.testing.assert_allclose([s.agreement for s in found], expected["improve"], atol=1e-6)
+        np.testing.assert_allclose([s.adjusted_agreement for s in found], expected["adj"],
+                                   atol=1e-6)
+        compared += 1
+    assert compared >= (4 if holes == 0 else 2)
+
+
+def test_surrogates_route_missing_values_at_predict():
+    # x1 <= 4.5 splits a a a a | b b b b b. x2 agrees except on row 8 (x2 = 5, class b, sent
+    # right by x1): the surrogate x2 <= 45 agrees on 8 of 9 rows; the majority rule (right, 5
+    # rows) on 5 of 9, so adj = (8/9 - 5/9) / (1 - 5/9) = 0.75
+    X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 5, 6, 7, 8, 9],
+                      "x2": [10.0, 20, 30, 40, 50, 60, 70, 5, 80]})
+    y = np.array(list("aaaabbbbb"))
+    model = CARTClassifier(max_depth=1).fit(X, y)
+    root = model.tree_
+    assert (root.feature, root.threshold, root.majority_branch) == ("x1", 4.5, 1)
+    [surrogate] = root.surrogates
+    assert (surrogate.feature, surrogate.threshold, surrogate.reverse) == ("x2", 45.0, False)
+    assert surrogate.agreement == pytest.approx(8 / 9)
+    assert surrogate.adjusted_agreement == pytest.approx(0.75)
+    rows = pd.DataFrame({"x1": [np.nan, np.nan, np.nan, 2.0], "x2": [30.0, 60.0, np.nan, 90.0]})
+    assert model.predict(rows).tolist() == ["a", "b", "b", "a"]  # surrogate, surrogate, majority
+    assert export_text(model, show_surrogates=True).splitlines()[0] == (
+        "|    surrogates: x2 <= 45 (agree 0.889, adj 0.750); else right")
+
+
+def test_fit_routes_rows_missing_the_primary_by_surrogates():
+    # the same data with x1 missing on rows 2 (x2 = 20: left) and 6 (x2 = 60: right): each goes
+    # down one branch with its whole weight, not split fractionally
+    X = pd.DataFrame({"x1": [1.0, np.nan, 3, 4, 5, np.nan, 7, 8, 9],
+                      "x2": [10.0, 20, 30, 40, 50, 60, 70, 5, 80]})
+    y = np.array(list("aaaabbbbb"))
+    root = CARTClassifier(max_depth=1).fit(X, y).tree_
+    assert [child.weighted_n_samples for child in root.children] == [4, 5]
+    assert [child.value.tolist() for child in root.children] == [[4, 0], [0, 5]]
