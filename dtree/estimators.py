@@ -516,20 +516,22 @@ class CARTClassifier(_CART, _TreeClassifier):
 
 class CARTRegressor(_CART, _TreeRegressor):
     """CART regression trees (Breiman et al. 1984, ch. 8): binary splits that most decrease
-    the weighted variance (squared error) of the target; a leaf predicts its rows' mean.
+    the weighted variance (squared error) of the target, a leaf predicting its rows' mean; or,
+    with ``criterion="absolute_error"``, the weighted absolute deviation from the median, a
+    leaf predicting its rows' (weighted) median.
     Splits, parameters and pruning as :class:`CARTClassifier`; on data without ties the tree is
     scikit-learn's ``DecisionTreeRegressor``'s.
 
     Parameters
     ----------
     criterion
-        "squared_error".
+        "squared_error" or "absolute_error".
     others
         ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
         ``ccp_alpha``, ``max_surrogates`` and ``tie_break`` as in :class:`CARTClassifier`.
     """
 
-    _criteria = ("squared_error",)
+    _criteria = ("squared_error", "absolute_error")
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,

@@ -143,8 +143,11 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     order = data.sorted_rows(rows)
     stats, total, impurity_of, pure = kernels.node_statistics(data.y, n_classes, impurity, rows,
                                                              weights)
-    root = _make_node(stats, _predictions(stats[None], np.array([total]), n_classes)[0],
-                      float(total), float(impurity_of), len(rows), 0, n_classes)
+    prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
+    if impurity == kernels.ABSOLUTE_ERROR:
+        prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
+    root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows), 0,
+                      n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
     work = [(root, rows, weights, order, pure, np.arange(len(features)))]
     while work:
@@ -175,6 +178,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
+        if impurity == kernels.ABSOLUTE_ERROR:
+            predictions = _medians(data.y, child_rows, child_weights, start)
         for b, (weight, impurity_b, first, last) in enumerate(zip(
                 total.tolist(), impurities.tolist(), start[:-1].tolist(), start[1:].tolist())):
             child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
@@ -188,6 +193,14 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     if rules.j48:
         collapse(root)
     return root
+
+
+def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
+             start: np.ndarray) -> np.ndarray:
+    """Each node's weighted median target (the prediction that minimises the absolute error);
+    node b's rows are ``rows[start[b]:start[b + 1]]``, NaN if it has none."""
+    return np.array([[kernels.weighted_median(y[rows[a:b]], weights[a:b]) if b > a else np.nan]
+                     for a, b in zip(start[:-1], start[1:])])
 
 
 def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:

@@ -85,6 +85,7 @@ SCORES: dict[str, str] = {
     "gain_ratio": "entropy",
     "gini": "gini",
     "squared_error": "squared_error",
+    "absolute_error": "absolute_error",
 }
 
 

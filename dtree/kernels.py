@@ -21,11 +21,12 @@ import math
 import numpy as np
 from numba import njit
 
-ENTROPY, GINI, SQUARED_ERROR = 0, 1, 2
+ENTROPY, GINI, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3
 #: Weka's tolerance in comparisons (``weka.core.Utils.SMALL``), used by the J48 rules
 J48_EPSILON = 1e-6
 #: impurity name -> the code the kernels take
-IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERROR}
+IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERROR,
+                  "absolute_error": ABSOLUTE_ERROR}
 
 
 # ------------------------------------------------------------------------------ statistics
@@ -89,8 +90,94 @@ def node_statistics(y, n_classes, impurity, rows, w):
         add_row(stats, target, w[i], n_classes)
         lowest, highest = min(lowest, target), max(highest, target)
     weight = weight_of(stats, n_classes)
-    impurity_of = weighted_impurity(stats, impurity) / weight if weight > 0 else 0.0
+    spread = (absolute_deviation(y, rows, w) if impurity == ABSOLUTE_ERROR else
+              weighted_impurity(stats, impurity))
+    impurity_of = spread / weight if weight > 0 else 0.0
     return stats, weight, impurity_of, is_pure(stats, lowest, highest, n_classes)
+
+
+# ------------------------------------------------------------------------------ absolute error
+@njit(cache=True)
+def weighted_median(values, weights):
+    """The weighted median: the smallest value whose cumulative weight reaches half the total,
+    or the mean of it and the next value if the cumulative weight is exactly half (the middle
+    of the two middle values, for equal weights)."""
+    order = np.argsort(values, kind="mergesort")
+    half, cumulative = weights.sum() / 2, 0.0
+    for k in range(len(order)):
+        cumulative += weights[order[k]]
+        if cumulative >= half:
+            if cumulative == half and k + 1 < len(order):
+                return (values[order[k]] + values[order[k + 1]]) / 2
+            return values[order[k]]
+    return np.nan
+
+
+@njit(cache=True)
+def absolute_deviation(y, rows, w):
+    """W * mean absolute error: sum_i w_i |y_i - median|, over ``rows`` with weights ``w``."""
+    if len(rows) == 0:
+        return 0.0
+    values = y[rows]
+    m = weighted_median(values, w)
+    return (w * np.abs(values - m)).sum()
+
+
+@njit(cache=True)
+def _fenwick_add(tree, i, value):
+    i += 1
+    while i < len(tree):
+        tree[i] += value
+        i += i & -i
+
+
+@njit(cache=True)
+def _fenwick_sum(tree, i):
+    """Sum of the first i entries."""
+    total = 0.0
+    while i > 0:
+        total += tree[i]
+        i -= i & -i
+    return total
+
+
+@njit(cache=True)
+def _fenwick_reach(tree, target):
+    """The smallest index whose prefix sum (through it) reaches ``target``."""
+    position, step = 0, 1
+    while step * 2 < len(tree):
+        step *= 2
+    while step > 0:
+        if position + step < len(tree) and tree[position + step] < target:
+            position += step
+            target -= tree[position]
+        step //= 2
+    return position
+
+
+@njit(cache=True)
+def running_deviations(values, weights):
+    """For k = 1..n, the absolute deviation (sum w |y - median|) of the first k values, in
+    O(n log n): Fenwick trees over the values' ranks hold the weights and weighted values
+    inserted so far, and the median is the rank where half the weight is reached."""
+    n = len(values)
+    order = np.argsort(values, kind="mergesort")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    sorted_values = values[order]
+    tree_w, tree_wy = np.zeros(n + 1), np.zeros(n + 1)
+    out = np.empty(n)
+    total_w = total_wy = 0.0
+    for k in range(n):
+        _fenwick_add(tree_w, rank[k], weights[k])
+        _fenwick_add(tree_wy, rank[k], weights[k] * values[k])
+        total_w += weights[k]
+        total_wy += weights[k] * values[k]
+        r = _fenwick_reach(tree_w, total_w / 2)
+        m = sorted_values[r]
+        below_w, below_wy = _fenwick_sum(tree_w, r + 1), _fenwick_sum(tree_wy, r + 1)
+        out[k] = m * below_w - below_wy + (total_wy - below_wy) - m * (total_w - below_w)
+    return out
 
 
 @njit(cache=True)
@@ -199,6 +286,8 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     if k < 2:
         return 0.0, k, False
     before = weighted_impurity(known, impurity)
+    if impurity == ABSOLUTE_ERROR:
+        before = _deviations(column, y, rows, w, np.zeros(len(sides), np.bool_))[1]
     n_known = sizes[:n_codes].sum()
     best, best_mask = -1.0, np.int64(0)
     part = np.zeros(table.shape[1])
@@ -210,11 +299,9 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
                 if (mask >> b) & 1:
                     part += table[present[b]]
                     n_left += sizes[present[b]]
-            if min(n_left, n_known - n_left) < min_leaf:
-                continue
-            after = weighted_impurity(part, impurity) + weighted_impurity(known - part, impurity)
-            if before - after > best:
-                best, best_mask = before - after, np.int64(mask)
+            decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
+            if decrease > best:
+                best, best_mask = decrease, np.int64(mask)
     else:
         key = np.empty(k)
         target = 1 if n_classes == 2 else (np.argmax(known) if n_classes > 2 else -1)
@@ -224,19 +311,47 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
         by_key = np.argsort(key, kind="mergesort")
         present = present[by_key]
         n_left = 0
+        on_left = np.zeros(len(sides), np.bool_)
         for b in range(k - 1):
             part += table[present[b]]
             n_left += sizes[present[b]]
-            if min(n_left, n_known - n_left) < min_leaf:
-                continue
-            after = weighted_impurity(part, impurity) + weighted_impurity(known - part, impurity)
-            if before - after > best:
-                best, best_mask = before - after, np.int64(2 ** (b + 1) - 1)
+            decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
+            if impurity == ABSOLUTE_ERROR and decrease > -1.0:
+                on_left[present[b]] = True
+                decrease = before - np.sum(_deviations(column, y, rows, w, on_left))
+            if decrease > best:
+                best, best_mask = decrease, np.int64(2 ** (b + 1) - 1)
     if best < 0:
         return 0.0, 2, False
     for b in range(k):
         sides[present[b]] = 0 if (best_mask >> b) & 1 == 1 else 1
     return max(best, 0.0) / W, 2, True
+
+
+@njit(cache=True)
+def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
+    """W I(D~) - W_L I(D~_L) - W_R I(D~_R) for the left part ``part`` of the known rows
+    ``known`` (``before`` = W I(D~)), or -1 if a side has fewer than ``min_leaf`` rows. (The
+    absolute error needs the rows themselves: :func:`_deviations`.)"""
+    if min(n_left, n_known - n_left) < min_leaf:
+        return -1.0
+    if impurity == ABSOLUTE_ERROR:
+        return 0.0
+    return before - weighted_impurity(part, impurity) - weighted_impurity(known - part, impurity)
+
+
+@njit(cache=True)
+def _deviations(column, y, rows, w, on_left):
+    """The absolute deviations of the known rows whose category is ``on_left`` and of the
+    others."""
+    left, right = np.zeros(len(rows), np.bool_), np.zeros(len(rows), np.bool_)
+    for i in range(len(rows)):
+        v = column[rows[i]]
+        if not math.isnan(v):
+            left[i] = on_left[int(v)]
+            right[i] = not left[i]
+    return np.array([absolute_deviation(y, rows[left], w[left]),
+                     absolute_deviation(y, rows[right], w[right])])
 
 
 @njit(cache=True)
@@ -311,6 +426,11 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
     W, known_w = weight_of(total, n_classes), weight_of(known, n_classes)
     known_impurity = weighted_impurity(known, impurity)
     n_missing = len(order) - n_known
+    if impurity == ABSOLUTE_ERROR:  # each side's deviation from its median, for every cut
+        known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
+        left_deviation = running_deviations(y[known_rows], known_weights)
+        right_deviation = running_deviations(y[known_rows[::-1]], known_weights[::-1])[::-1]
+        known_impurity = left_deviation[n_known - 1] if n_known > 0 else 0.0
     if missing_branch:  # the missing rows' branch: impurity of its own, not in the sides' sizes
         known_impurity = weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
         if 0 < n_missing < min_leaf:
@@ -342,7 +462,10 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
         n_cuts += 1
         for s in range(n_stats):
             right[s] = known[s] - left[s]
-        after = weighted_impurity(left, impurity) + weighted_impurity(right, impurity)
+        if impurity == ABSOLUTE_ERROR:
+            after = left_deviation[k] + right_deviation[k + 1]
+        else:
+            after = weighted_impurity(left, impurity) + weighted_impurity(right, impurity)
         gain = max(known_impurity - after, 0.0) / W
         score = gain
         if by_ratio:
@@ -442,7 +565,10 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
     pure = np.zeros(n_branches, np.bool_)
     for b in range(n_branches):
         weight[b] = weight_of(stats[b], n_classes)
-        if weight[b] > 0:
+        if weight[b] > 0 and impurity == ABSOLUTE_ERROR:
+            impurity_of[b] = absolute_deviation(y, child_rows[start[b]:start[b + 1]],
+                                                child_w[start[b]:start[b + 1]]) / weight[b]
+        elif weight[b] > 0:
             impurity_of[b] = weighted_impurity(stats[b], impurity) / weight[b]
         pure[b] = is_pure(stats[b], lowest[b], highest[b], n_classes)
     return child_rows, child_w, start, stats, weight, impurity_of, pure, fractions, child_order

@@ -4,8 +4,8 @@ For a subtree T with n(T) leaves, C_alpha(T) = R(T) + alpha n(T), where R(T) = s
 leaves of R(t), and R(t) is a node's cost: ``cost="impurity"``, its weighted share of the
 training weight times its impurity, (W_t / W) I(t) (scikit-learn's); ``cost="error"``, the share
 of the training weight it misclassifies (Breiman et al.'s resubstitution error; rpart's, whose
-complexity parameter is cp = alpha / R(root)). Cutting the branch T_t below an internal node t turns its cost
-R(T_t) + alpha n(T_t) into R(t) + alpha; both are equal at
+complexity parameter is cp = alpha / R(root)). Cutting the branch T_t below an internal node t
+turns its cost R(T_t) + alpha n(T_t) into R(t) + alpha; both are equal at
 
     g(t) = (R(t) - R(T_t)) / (n(T_t) - 1),
 

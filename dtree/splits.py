@@ -22,11 +22,12 @@ from numpy.typing import ArrayLike
 
 from . import kernels
 from ._validation import Feature, as_array, check_sample_weight, encode_labels
-from .impurity import SCORES, partition_impurity, ratio
+from .impurity import IMPURITIES, SCORES, partition_impurity, ratio
 
 __all__ = ["Split", "Candidates", "TrainingSet", "candidate_splits", "best_threshold"]
 
-CRITERIA = tuple(SCORES)
+#: the criteria best_threshold takes: those whose impurity follows from class counts or sums
+CRITERIA = tuple(c for c, impurity in SCORES.items() if impurity in IMPURITIES)
 
 
 @dataclass(frozen=True)

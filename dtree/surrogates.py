@@ -112,12 +112,12 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     """The surrogates of a node's primary split on column ``primary``, best first (rpart's
     ``surrogate()``; see the module docstring for the definitions and rpart's rules).
 
-    ``data`` is the encoded training set (:class:`dtree.splits.TrainingSet`: ``XT``,
+    ``data`` is the encoded training set (``dtree.splits.TrainingSet``: ``XT``,
     ``n_categories``, ``slot``, ``names``); ``rows`` and ``weights`` are the node's rows, all of
     them, also those whose primary value is missing (they place numeric cuts); ``goes_left[i]``
     is True where the primary sends ``rows[i]`` left (ignored where the primary value is
     missing). ``order`` is the node's rows sorted by each numeric column, missing last
-    (:meth:`TrainingSet.sorted_rows`, which is called if it is None). ``categories[j]`` lists
+    (``TrainingSet.sorted_rows``, which is called if it is None). ``categories[j]`` lists
     the labels of column j's category codes (``Feature.categories``); the surrogates'
     ``category_sets`` hold these labels, or the codes without them. ``style`` is rpart's
     ``surrogatestyle``: 0 (default) counts a row missing the surrogate as a disagreement, 1

@@ -13,7 +13,7 @@ from sklearn import datasets as skdata
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from dtree import CARTClassifier, CARTRegressor, export_text, gini
+from dtree import CARTClassifier, CARTRegressor, export_text, gini, kernels
 from dtree.pruning import weakest_links
 
 
@@ -61,26 +61,26 @@ REGRESSION = {
 SETTINGS = [dict(max_depth=4), dict(min_samples_leaf=5), dict(min_impurity_decrease=0.01)]
 
 
-@pytest.mark.parametrize("settings", SETTINGS, ids=str)
-@pytest.mark.parametrize("name", CLASSIFICATION)
-def test_same_classification_tree_as_sklearn(name, settings):
-    X, y = CLASSIFICATION[name]()
-    X = float32_exact(X)
-    ours = CARTClassifier(**settings).fit(X, y)
-    theirs = DecisionTreeClassifier(random_state=0, **settings).fit(X, y)
-    if assert_same_tree(ours, theirs) == 0:
-        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+CASES = ([(CARTClassifier, DecisionTreeClassifier, name, settings)
+          for name in CLASSIFICATION for settings in SETTINGS]
+         + [(CARTRegressor, DecisionTreeRegressor, name, settings)
+            for name in REGRESSION for settings in SETTINGS[:2]]
+         + [(CARTRegressor, DecisionTreeRegressor, name,
+             dict(criterion="absolute_error", max_depth=3)) for name in REGRESSION])
 
 
-@pytest.mark.parametrize("settings", SETTINGS[:2], ids=str)
-@pytest.mark.parametrize("name", REGRESSION)
-def test_same_regression_tree_as_sklearn(name, settings):
-    X, y = REGRESSION[name]()
+@pytest.mark.parametrize("ours_class, theirs_class, name, settings", CASES,
+                         ids=[f"{c[2]}-{c[3]}" for c in CASES])
+def test_same_tree_as_sklearn(ours_class, theirs_class, name, settings):
+    X, y = {**CLASSIFICATION, **REGRESSION}[name]()
     X = float32_exact(X)
-    ours = CARTRegressor(**settings).fit(X, y)
-    theirs = DecisionTreeRegressor(random_state=0, **settings).fit(X, y)
-    if assert_same_tree(ours, theirs) == 0:
+    ours = ours_class(**settings).fit(X, y)
+    theirs = theirs_class(random_state=0, **settings).fit(X, y)
+    if assert_same_tree(ours, theirs) == 0:  # then the same predictions, too
         np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9)
+        if hasattr(theirs, "predict_proba"):
+            np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X),
+                                       atol=1e-12)
 
 
 @pytest.mark.parametrize("name", ["breast cancer", "wine"])
@@ -201,7 +201,8 @@ def test_parameters_are_checked():
         CARTRegressor().fit(X, [1.0, np.nan])
 
 
-@parametrize_with_checks([CARTClassifier(), CARTRegressor()])
+@parametrize_with_checks([CARTClassifier(), CARTRegressor(),
+                          CARTRegressor(criterion="absolute_error")])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -299,3 +300,40 @@ def test_fit_routes_rows_missing_the_primary_by_surrogates():
     root = CARTClassifier(max_depth=1).fit(X, y).tree_
     assert [child.weighted_n_samples for child in root.children] == [4, 5]
     assert [child.value.tolist() for child in root.children] == [[4, 0], [0, 5]]
+
+
+# --- absolute error and median leaves --------------------------------------------------------
+
+def test_absolute_error_by_hand():
+    # y = 1, 2, 6, 10, 11, 12 at x = 1..6. Root median 8 (between 6 and 10), deviation
+    # 7 + 6 + 2 + 2 + 3 + 4 = 24. The cuts' deviations (left + right): x <= 1.5: 0 + 15;
+    # 2.5: 1 + 7; 3.5: 5 + 2 = 7; 4.5: 13 + 1; 5.5: 18 + 0. Best x <= 3.5, decrease 17; the
+    # leaves predict the medians 2 and 11 (the means would be 3 and 11)
+    X, y = np.arange(1.0, 7.0)[:, None], np.array([1.0, 2, 6, 10, 11, 12])
+    model = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y)
+    root = model.tree_
+    assert root.threshold == 3.5
+    assert root.impurity == pytest.approx(24 / 6)
+    assert root.gains["x0"] == pytest.approx(17 / 6)
+    assert [c.prediction[0] for c in root.children] == [2.0, 11.0]
+    assert model.predict([[0.0], [9.0]]).tolist() == [2.0, 11.0]
+    squared = CARTRegressor(max_depth=1).fit(X, y)
+    assert [c.prediction[0] for c in squared.tree_.children] == [3.0, 11.0]  # means
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_running_deviations_by_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 6, size=25).astype(float)  # ties included
+    weights = rng.uniform(0.5, 2.0, size=25)
+    running = kernels.running_deviations(values, weights)
+    for k in range(1, 26):
+        v, w = values[:k], weights[:k]
+        best = min((w * np.abs(v - m)).sum() for m in v)  # the minimum is at a data value
+        assert running[k - 1] == pytest.approx(best)
+        assert kernels.absolute_deviation(v, np.arange(k), w) == pytest.approx(best)
+
+
+def test_weighted_median():
+    assert kernels.weighted_median(np.array([3.0, 1.0, 2.0, 10.0]), np.ones(4)) == 2.5
+    assert kernels.weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0])) == 3.0

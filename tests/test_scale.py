@@ -3,8 +3,6 @@ weights, and the compiled kernels against plain Python (NUMBA_DISABLE_JIT=1)."""
 from __future__ import annotations
 
 import copy
-import json
-import os
 import pickle
 import subprocess
 import sys
@@ -15,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from handcalc import H
+from jit import run_script
 
 from dtree import ID3Classifier, export_text
 from dtree._validation import Feature
@@ -185,15 +184,6 @@ print(json.dumps(out))
 """
 
 
-def _run(jit: bool) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    if not jit:
-        env["NUMBA_DISABLE_JIT"] = "1"
-    done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True,
-                          text=True, cwd=ROOT, env=env, check=True)
-    return json.loads(done.stdout)
-
-
 def _same(a, b) -> bool:
     """Equal structures; numbers equal to 1e-12 (compiled and plain Python may round apart)."""
     if isinstance(a, dict):
@@ -206,7 +196,8 @@ def _same(a, b) -> bool:
 
 
 def test_plain_python_kernels_give_the_same_trees():
-    compiled, plain = _run(jit=True), _run(jit=False)
+    compiled = run_script(NO_JIT_SCRIPT, jit=True)
+    plain = run_script(NO_JIT_SCRIPT, jit=False)
     assert compiled["2.0"][0] == plain["2.0"][0]  # the tree text
     assert _same(compiled, plain)
 

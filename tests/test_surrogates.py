@@ -21,22 +21,17 @@ c's categories are (v, w, x, y, z); no row has v.
 """
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from jit import run_script
 from references import load_kyphosis, requires_rpart, rpart
 
 from dtree._validation import Feature
 from dtree.splits import TrainingSet
 from dtree.surrogates import Surrogate, find_surrogates, majority_side, surrogate_sides
 
-ROOT = Path(__file__).parents[1]
 NAN = np.nan
 CATEGORIES = ("v", "w", "x", "y", "z")
 v, w, x, y, z = range(5)  # category codes of c
@@ -328,15 +323,8 @@ print(json.dumps(out))
 
 
 def test_plain_python_gives_the_same_surrogates():
-    def run(jit: bool):
-        env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-        if not jit:
-            env["NUMBA_DISABLE_JIT"] = "1"
-        done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True,
-                              text=True, cwd=ROOT, env=env, check=True)
-        return json.loads(done.stdout)
-
-    compiled, plain = run(jit=True), run(jit=False)
+    compiled = run_script(NO_JIT_SCRIPT, jit=True)
+    plain = run_script(NO_JIT_SCRIPT, jit=False)
     assert compiled == plain
     assert all(len(found) >= 2 for found in compiled)
 
