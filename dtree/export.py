@@ -39,9 +39,9 @@ def class_counts(node: Node, classes: np.ndarray, sep: str = " ") -> list[str]:
 
 
 def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
-    """'yes (no 0, yes 5)' for a classifier's node, 'value 3.2 (n 7)' for a regressor's."""
+    """'yes (no 0, yes 5)' for a classifier's node, '3.2 (n 7)' for a regressor's."""
     if classes is None:
-        return f"value {node.prediction[0]:.4g} (n {weight_text(node.weighted_n_samples)})"
+        return f"{node.prediction[0]:.4g} (n {weight_text(node.weighted_n_samples)})"
     label = predicted_class(node, classes)
     if node.stop_reason == "empty":
         return f"{label} (empty branch: parent's majority)"
@@ -60,13 +60,15 @@ def stub_summary(node: Node) -> str:
             f"n {weight_text(node.weighted_n_samples)}")
 
 
-def export_text(model, target: str = "class", max_depth: int | None = None,
+def export_text(model, target: str | None = None, max_depth: int | None = None,
                 show_surrogates: bool = False) -> str:
     """The fitted tree as indented text, in the style of scikit-learn's ``export_text``.
 
     Each branch line reads ``feature = value``, ``feature <= t`` / ``feature > t`` or
     ``feature in {a, b}``; each leaf line gives the predicted class and the weighted class counts
-    of the training rows that reached it (fractions appear when rows were split by missing values).
+    of the training rows that reached it (fractions appear when rows were split by missing values),
+    or a regressor's prediction and weight. ``target`` names the leaves' answer: "class" for a
+    classifier and "value" for a regressor by default.
     With ``max_depth``, the printed tree is at most that deep (the root has depth 0): an internal
     node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
     subtree. With ``show_surrogates`` each CART split is followed by a line listing its
@@ -76,6 +78,8 @@ def export_text(model, target: str = "class", max_depth: int | None = None,
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
+    if target is None:
+        target = "value" if classes is None else "class"
     lines: list[str] = []
     # pre-order without recursion, so any depth works: a stack of nodes and ready branch lines
     stack: list[tuple[Node, str] | str] = [(root, "")]
@@ -110,7 +114,7 @@ def leaf_table(model) -> pd.DataFrame:
     """One row per leaf, left to right, read as a rule: a column for each attribute tested
     above some leaf (the branch taken, blank where the path does not test it; two tests of one
     numeric attribute are joined with ", "), then the weighted class counts ("-" for an empty
-    branch) or a regressor's mean, the prediction and the stop reason. Indexed 1, 2, ..."""
+    branch) or a regressor's weight of rows, the prediction and the stop reason. Indexed 1, 2, ..."""
     root = fitted_tree(model)
     classes = getattr(model, "classes_", None)
     rows = []
@@ -121,7 +125,7 @@ def leaf_table(model) -> pd.DataFrame:
             if node.stop_reason == "empty":
                 counts = "-"
             elif classes is None:
-                counts = f"mean {node.prediction[0]:.4g}, n {weight_text(node.weighted_n_samples)}"
+                counts = f"n {weight_text(node.weighted_n_samples)}"
             else:
                 counts = ", ".join(class_counts(node, classes))
             predicted = (f"{node.prediction[0]:.4g}" if classes is None

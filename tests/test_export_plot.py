@@ -239,8 +239,8 @@ def test_regression_tree_without_classes():
                 children=leaves)
     model = SimpleNamespace(tree_=root)  # no classes_
     assert export_text(model, target="price") == (
-        "|--- size <= 0.38\n|   |--- price: value 1.5 (n 3)\n"
-        "|--- size > 0.38\n|   |--- price: value 3.25 (n 7)")
+        "|--- size <= 0.38\n|   |--- price: 1.5 (n 3)\n"
+        "|--- size > 0.38\n|   |--- price: 3.25 (n 7)")
     nodes, edges = _boxes(plot_tree(model))
     assert [t.get_text() for t in nodes] == ["size?\nn = 10", "1.5\nn = 3", "3.25\nn = 7"]
     assert [t.get_text() for t in edges] == ["<= 0.38", "> 0.38"]
