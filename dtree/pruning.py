@@ -15,13 +15,18 @@ which each cut happens; ties are cut one per step, the first in pre-order.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
-from .tree import Node
+from ._validation import check_number
+from .export import fitted_tree
+from .tree import Layout, Node
 
-__all__ = ["PruningPath", "COSTS", "weakest_links", "prune_to_alpha", "make_leaf"]
+__all__ = ["PruningPath", "COSTS", "cost_complexity_path", "prune_cost_complexity",
+           "weakest_links", "prune_to_alpha", "make_leaf"]
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
@@ -110,3 +115,53 @@ def make_leaf(node: Node, reason: str) -> None:
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
     node.missing_branch = None
+
+
+def _fitted_copy(model):
+    """A deep copy of a fitted model, to be pruned (the caller's model is never changed)."""
+    fitted_tree(model)  # NotFittedError if it is not fitted
+    return copy.deepcopy(model)
+
+
+def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
+    """The weakest-link sequence of a fitted model's tree (any of the library's trees):
+    ``ccp_alphas`` (0 for the full tree, then the alpha of each cut), ``impurities`` (each
+    subtree's cost R(T)) and ``n_leaves``. ``cost="impurity"`` is scikit-learn's R(t) =
+    (W_t / W) I(t); ``cost="error"`` the misclassified share of the training weight, for which
+    alpha / R(root) is rpart's complexity parameter cp (a classifier's tree only)."""
+    root = fitted_tree(model)
+    _check_cost(model, cost)
+    return weakest_links(root, cost)[0]
+
+
+def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
+    """A copy of the fitted model, pruned to the smallest subtree that minimises
+    C_alpha(T) = R(T) + alpha n(T): the weakest links are cut while g(t) <= alpha. The copy's
+    ``pruning_log_`` lists the links in the order they are examined: the pre-order number and
+    test of the node, its branch's leaves n(T_t), R(t), R(T_t), g(t), and the decision."""
+    alpha = check_number(alpha, "alpha", low=0)
+    root = fitted_tree(model)
+    _check_cost(model, cost)
+    path, cut = weakest_links(root, cost)
+    number = {id(node): i for i, node in enumerate(root.walk())}
+    pruned = _fitted_copy(model)
+    copies = list(pruned.tree_.walk())
+    rows = []
+    for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
+        decision = "cut" if g <= alpha else "kept: g(t) > alpha"
+        rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
+                     "g(t)": g, "leaves removed": int(leaves), "decision": decision})
+        if g > alpha:
+            break
+        make_leaf(copies[number[id(node)]], "ccp_alpha")
+    pruned._layout = Layout(pruned.tree_)
+    pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "depth", "g(t)",
+                                                      "leaves removed", "decision"])
+    return pruned
+
+
+def _check_cost(model, cost: str) -> None:
+    if cost not in COSTS:
+        raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
+    if cost == "error" and getattr(model, "classes_", None) is None:
+        raise ValueError('cost="error" counts misclassified rows: it needs a classifier')
