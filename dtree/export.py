@@ -71,9 +71,9 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
     classifier and "value" for a regressor by default.
     With ``max_depth``, the printed tree is at most that deep (the root has depth 0): an internal
     node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
-    subtree. With ``show_surrogates`` each CART split is followed by a line listing its
-    surrogate splits, best first, with agreement and adjusted agreement, and the majority
-    branch (``Node.surrogates``).
+    subtree. With ``show_surrogates`` each CART split is preceded by its surrogate splits, one
+    per line, best first, with agreement and adjusted agreement, then the branch a row goes to
+    when none can place it (``Node.surrogates``, ``Node.majority_branch``).
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
@@ -98,16 +98,16 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
                 stack.append((child, indent + "|   "))
                 stack.append(f"{indent}|--- {node.feature} {label}")
             if show_surrogates and (node.surrogates or node.majority_branch is not None):
-                lines.append(f"{indent}|    {_surrogate_summary(node)}")
+                lines += [f"{indent}|    {line}" for line in _surrogate_lines(node)]
     return "\n".join(lines)
 
 
-def _surrogate_summary(node: Node) -> str:
-    """'surrogates: Number > 6.5 (agree 0.802, adj 0.158); else right' for a CART split."""
-    found = "; ".join(f"{s.rule} (agree {s.agreement:.3f}, adj {s.adjusted_agreement:.3f})"
-                      for s in node.surrogates) or "none"
+def _surrogate_lines(node: Node) -> list[str]:
+    """A CART split's surrogates, best first, one per line ('surrogate: Number > 6.5 (agree
+    0.802, adj 0.158)'), then where a row goes that none can place ('otherwise: right')."""
     side = {0: "left", 1: "right", None: "every branch"}[node.majority_branch]
-    return f"surrogates: {found}; else {side}"
+    return [f"surrogate: {s.rule} (agree {s.agreement:.3f}, adj {s.adjusted_agreement:.3f})"
+            for s in node.surrogates] + [f"otherwise: {side}"]
 
 
 def leaf_table(model) -> pd.DataFrame:

@@ -287,8 +287,8 @@ def test_surrogates_route_missing_values_at_predict():
     assert surrogate.adjusted_agreement == pytest.approx(0.75)
     rows = pd.DataFrame({"x1": [np.nan, np.nan, np.nan, 2.0], "x2": [30.0, 60.0, np.nan, 90.0]})
     assert model.predict(rows).tolist() == ["a", "b", "b", "a"]  # surrogate, surrogate, majority
-    assert export_text(model, show_surrogates=True).splitlines()[0] == (
-        "|    surrogates: x2 <= 45 (agree 0.889, adj 0.750); else right")
+    assert export_text(model, show_surrogates=True).splitlines()[:2] == [
+        "|    surrogate: x2 <= 45 (agree 0.889, adj 0.750)", "|    otherwise: right"]
 
 
 def test_fit_routes_rows_missing_the_primary_by_surrogates():
