@@ -439,10 +439,12 @@ class _CART(_Tree):
     def _split_rules(self) -> SplitRules:
         _check_option(self.criterion, "criterion", self._criteria)
         check_number(self.ccp_alpha, "ccp_alpha", low=0)
+        _check_option(self.missing_penalty, "missing_penalty", (True, False))
         return SplitRules(self.criterion, None,
                           check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
                           binary=True, max_surrogates=check_integer(
-                              self.max_surrogates, "max_surrogates", minimum=0))
+                              self.max_surrogates, "max_surrogates", minimum=0),
+                          discount_missing=self.missing_penalty)
 
     def _finish(self, tree: Node) -> Node:
         """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
@@ -494,6 +496,10 @@ class CARTClassifier(_CART, _TreeClassifier):
         W~/W times the decrease among them (rpart's, and seed 004's "penalty"). A row whose
         tested value is missing goes, at fit and at predict, by the first surrogate that can
         place it, else to the side that most known rows took (:mod:`dtree.surrogates`).
+    missing_penalty
+        True (rpart; seed 004's "penalty"): a split's decrease counts only the rows whose
+        value is known, so it is W~/W times the decrease among them. False: the decrease among
+        them, undiscounted (CART's first versions, in seed 004's account).
     tie_break
         How equal decreases are decided: "first" (column order) or a list of feature names.
     """
@@ -503,7 +509,8 @@ class CARTClassifier(_CART, _TreeClassifier):
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
-                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first"):
+                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
+                 missing_penalty: bool = True):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -512,6 +519,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
+        self.missing_penalty = missing_penalty
 
 
 class CARTRegressor(_CART, _TreeRegressor):
@@ -528,7 +536,8 @@ class CARTRegressor(_CART, _TreeRegressor):
         "squared_error" or "absolute_error".
     others
         ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
-        ``ccp_alpha``, ``max_surrogates`` and ``tie_break`` as in :class:`CARTClassifier`.
+        ``ccp_alpha``, ``max_surrogates``, ``tie_break`` and ``missing_penalty`` as in
+        :class:`CARTClassifier`.
     """
 
     _criteria = ("squared_error", "absolute_error")
@@ -536,7 +545,8 @@ class CARTRegressor(_CART, _TreeRegressor):
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
-                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first"):
+                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
+                 missing_penalty: bool = True):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -545,3 +555,4 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
+        self.missing_penalty = missing_penalty

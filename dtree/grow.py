@@ -80,6 +80,8 @@ class SplitRules:
     stays available below its split. ``max_surrogates`` (CART; None for none of it) keeps that
     many surrogate splits per node (:mod:`dtree.surrogates`) and sends a row whose tested value
     is missing by the first one that can place it, else the way most rows went.
+    ``discount_missing=False`` scores a split by the decrease among the rows whose value is
+    known, without multiplying it by their share rho (seed 004's "penalty" switched off).
     """
 
     criterion: str = "info_gain"
@@ -89,6 +91,7 @@ class SplitRules:
     missing_branch: bool = False
     binary: bool = False
     max_surrogates: int | None = None
+    discount_missing: bool = True
 
 
 @dataclass(frozen=True)
@@ -249,7 +252,8 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
         return None
     found = candidate_splits(data, rows, weights, order, available, rules.criterion,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
-                             missing_branch=rules.missing_branch, binary=rules.binary)
+                             missing_branch=rules.missing_branch, binary=rules.binary,
+                             discount_missing=rules.discount_missing)
     node.scores = dict(zip(found.names, found.scores))
     node.gains = dict(zip(found.names, found.gains))
     if not found.scores:

@@ -124,7 +124,8 @@ class Candidates:
 def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                      order: np.ndarray, attributes: np.ndarray, criterion: str,
                      cut_by_ratio: bool = False, min_leaf: int = 1, j48: bool = False,
-                     missing_branch: bool = False, binary: bool = False) -> Candidates:
+                     missing_branch: bool = False, binary: bool = False,
+                     discount_missing: bool = True) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
     ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
 
@@ -135,11 +136,17 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     applies Weka J48's rules instead, ``missing_branch`` gives the rows with a missing value
     a branch of their own, and ``binary`` splits a categorical attribute by the best
     bipartition of its categories, CART's (see :func:`dtree.kernels.score_attributes`).
+    The gain counts only the rows whose value is known: rho times the decrease among them;
+    without ``discount_missing`` it is that decrease itself.
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
     gain, iv, threshold, n_branches, allowed, sides = kernels.score_attributes(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary)
+    if not discount_missing:  # gain / rho: the decrease among the rows with a known value
+        known = ~np.isnan(data.XT[np.ix_(attributes, rows)])
+        rho = (known * weights).sum(axis=1) / weights.sum()
+        gain = np.where(rho > 0, gain / np.where(rho > 0, rho, 1), 0.0)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     real = np.flatnonzero(allowed).tolist()
     blocked = attributes[(n_branches >= 2) & ~allowed].tolist()

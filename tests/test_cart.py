@@ -337,3 +337,17 @@ def test_running_deviations_by_brute_force(seed):
 def test_weighted_median():
     assert kernels.weighted_median(np.array([3.0, 1.0, 2.0, 10.0]), np.ones(4)) == 2.5
     assert kernels.weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0])) == 3.0
+
+
+def test_the_missing_value_penalty():
+    # a is known on two rows only (0 | 1, a perfect split there: Gini decrease 0.5 among them,
+    # rho = 2/10); b splits all ten rows 4 + 1 | 1 + 4 (decrease 0.5 - 0.32 = 0.18). With the
+    # penalty a scores 0.2 x 0.5 = 0.1 and b wins; without it a scores 0.5 and wins
+    X = pd.DataFrame({"a": [1.0] + [np.nan] * 8 + [2.0],
+                      "b": [1.0, 1, 1, 1, 2, 2, 2, 2, 2, 1]})
+    y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    on = CARTClassifier(max_depth=1).fit(X, y).tree_
+    off = CARTClassifier(max_depth=1, missing_penalty=False).fit(X, y).tree_
+    assert on.feature == "b" and off.feature == "a"
+    assert on.scores == pytest.approx({"a": 0.1, "b": 0.18})
+    assert off.scores == pytest.approx({"a": 0.5, "b": 0.18})
