@@ -8,7 +8,7 @@ from .export import export_text, leaf_table
 from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
                        misclassification)
 from .plot import plot_tree
-from .pruning import cost_complexity_path, prune_cost_complexity
+from .pruning import cost_complexity_path, prune_cost_complexity, prune_reduced_error
 from .splits import best_threshold
 from .tree import Node
 
@@ -16,6 +16,6 @@ __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
     "cost_complexity_path", "datasets", "entropy", "export_text", "gain_ratio", "gini",
     "gini_index", "info_gain", "intrinsic_value", "leaf_table", "misclassification",
-    "plot_tree", "prune_cost_complexity", "verify",
+    "plot_tree", "prune_cost_complexity", "prune_reduced_error", "verify",
 ]
 __version__ = "0.1.0"

@@ -27,7 +27,7 @@ from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
-from .pruning import PruningPath, prune_to_alpha, weakest_links
+from .pruning import PruningPath, prune_on_validation, prune_to_alpha, weakest_links
 from .tree import PREDICT_MISSING, Layout, Node
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
@@ -124,7 +124,8 @@ class _Tree(BaseEstimator):
         return np.array([order.index(n) if n in order else len(order) + j
                          for j, n in enumerate(names)])
 
-    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            validation_data: tuple | None = None):
         """Grow the tree on X (DataFrame or 2-D array) and targets y.
 
         Everything is checked and the new tree is grown before any fitted attribute is replaced,
@@ -153,9 +154,17 @@ class _Tree(BaseEstimator):
             largest weight, and the tree's weighted counts are then in units of that weight. A
             row of weight 0 is as if absent: it counts toward no rule (``min_samples_split``)
             and its values make no branch; its label stays in ``classes_``.
+        validation_data
+            ``(X_val, y_val)`` (a classifier only): validation-based pre-pruning (Zhou 2016, sec.
+            4.3.1; :func:`dtree.pruning.prune_on_validation`): a node is split only if that
+            strictly raises the whole tree's accuracy on these rows. ``pruning_log_`` then lists
+            the nodes examined, with the two accuracies and the decision.
         """
         tree, features, table, classes = self._grow(X, y, sample_weight)
         tree = self._finish(tree)
+        log = None
+        if validation_data is not None:
+            log = self._prune_on_validation(tree, features, classes, validation_data)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
@@ -163,7 +172,15 @@ class _Tree(BaseEstimator):
             self.classes_ = classes
         self._features, self.tree_, self._layout = (
             features, tree, Layout(tree))  # the tree laid out once, for predict
+        if log is None:
+            self.__dict__.pop("pruning_log_", None)  # from an earlier fit
+        else:
+            self.pruning_log_ = log
         return self
+
+    def _prune_on_validation(self, tree: Node, features: list[Feature], classes,
+                             validation_data) -> pd.DataFrame:
+        raise ValueError("validation_data prunes by accuracy: it needs a classifier")
 
     def _grow(self, X, y, sample_weight):
         """Check everything and grow the tree; returns it, the features, X's table (for
@@ -229,6 +246,35 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         # that a continuous target is refused as in scikit-learn
         check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
         return y_codes, len(classes), classes
+
+    def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
+                             validation_data) -> pd.DataFrame:
+        """Pre-prune the grown tree in place on ``(X_val, y_val)``; returns the log."""
+        if not (isinstance(validation_data, (tuple, list)) and len(validation_data) == 2):
+            raise ValueError("validation_data must be a pair (X_val, y_val)")
+        X_val, y_val = self._validation_matrix(*validation_data, features, classes)
+        return prune_on_validation(tree, X_val, y_val, len(classes))
+
+    def _validation_matrix(self, X_val, y_val, features: list[Feature] | None = None,
+                           classes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Validation rows encoded as at fit (the fitted model's, unless ``features`` and
+        ``classes`` are given), and their class codes (-1 for a class unseen at fit)."""
+        features = self._features if features is None else features
+        classes = self.classes_ if classes is None else classes
+        names, columns, table = table_columns(X_val)
+        expected = [f.name for f in features]
+        if names != expected and not (isinstance(table, np.ndarray) and len(names) ==
+                                      len(expected)):
+            raise ValueError(f"the validation X has columns {names}, not those of X: "
+                             f"{expected}")
+        matrix = encode_columns(columns, features, table)
+        self._check_missing(matrix, features, columns)
+        labels = as_array(_labels_1d(y_val))
+        if len(labels) != len(matrix):
+            raise ValueError(f"the validation X has {len(matrix)} rows but y has "
+                             f"{len(labels)} labels")
+        position = {label: code for code, label in enumerate(classes.tolist())}
+        return matrix, np.array([position.get(label, -1) for label in labels.tolist()])
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.

@@ -40,6 +40,8 @@ STOP_REASONS = {
     "no_gain": "no split J48 compares has a positive gain ratio",
     "collapsed": "its subtree made no fewer training errors than the node alone (J48)",
     "ccp_alpha": "cost-complexity pruning cut its branch (g(t) <= ccp_alpha)",
+    "validation": "splitting it did not raise the validation accuracy (pre-pruning)",
+    "reduced_error": "as a leaf it does not lower the validation accuracy (reduced-error pruning)",
 }
 
 #: two scores closer than this are a tie, broken by the attributes' priority

@@ -23,10 +23,12 @@ import pandas as pd
 
 from ._validation import check_number
 from .export import fitted_tree
+from .surrogates import surrogate_sides
 from .tree import Layout, Node
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "prune_cost_complexity",
-           "weakest_links", "prune_to_alpha", "make_leaf"]
+           "prune_reduced_error", "prune_on_validation", "weakest_links", "prune_to_alpha",
+           "make_leaf"]
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
@@ -165,3 +167,130 @@ def _check_cost(model, cost: str) -> None:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     if cost == "error" and getattr(model, "classes_", None) is None:
         raise ValueError('cost="error" counts misclassified rows: it needs a classifier')
+
+
+# ------------------------------------------------------------------ pruning on validation data
+def _validation_counts(root: Node, X: np.ndarray, y: np.ndarray,
+                       n_classes: int) -> dict[int, np.ndarray]:
+    """For every node (by ``id``), the weighted class counts of the validation rows that reach
+    it: ``X`` encoded as at fit, ``y`` class codes (-1 for a class unseen at fit). A row whose
+    tested value is missing takes the node's missing branch, else its surrogates' or majority
+    branch (CART), else every branch with its training fraction (C4.5)."""
+    counts = {}
+    stack = [(root, np.arange(len(y)), np.ones(len(y)))]
+    while stack:
+        node, rows, w = stack.pop()
+        known_class = y[rows] >= 0
+        counts[id(node)] = np.bincount(y[rows][known_class], weights=w[known_class],
+                                       minlength=n_classes)
+        if not node.children:
+            continue
+        values = X[rows, node.feature_index]
+        missing = np.isnan(values)
+        branch = np.full(len(rows), -1)
+        if node.threshold is not None:
+            branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
+        else:
+            branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
+        lost = branch < 0  # missing, or a category without a branch
+        if node.missing_branch is not None:
+            branch[lost] = node.missing_branch
+        elif node.surrogates or node.majority_branch is not None:
+            majority = -1 if node.majority_branch is None else node.majority_branch
+            branch[lost] = surrogate_sides(X.T, rows[lost], node.surrogates, majority)
+        lost = branch < 0
+        for b, child in enumerate(node.children):
+            mine = branch == b
+            share = node.branch_fractions[b]
+            if lost.any() and share > 0:
+                stack.append((child, np.concatenate([rows[mine], rows[lost]]),
+                              np.concatenate([w[mine], w[lost] * share])))
+            else:
+                stack.append((child, rows[mine], w[mine]))
+    return counts
+
+
+def _correct(node: Node, counts: dict) -> float:
+    """The validation weight a node gets right as a leaf, predicting its training majority
+    (the first of ``classes_`` on a tie)."""
+    return float(counts[id(node)][int(np.argmax(node.prediction))])
+
+
+LOG_COLUMNS = ["node", "test", "depth", "accuracy as a leaf", "accuracy split", "decision"]
+
+
+def prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray,
+                        n_classes: int) -> pd.DataFrame:
+    """Validation-based pre-pruning (Zhou 2016, sec. 4.3.1), in place: the tree is unfolded
+    level by level from the root, and a node keeps its split only if the whole tree's
+    validation accuracy with the node split into leaves is strictly higher than with the node
+    a leaf; otherwise it becomes a leaf (stop reason "validation"). Returns the log of the nodes
+    examined (see ``LOG_COLUMNS``)."""
+    counts = _validation_counts(root, X, y, n_classes)
+    total = max(len(y), 1)
+    number = {id(node): i for i, node in enumerate(root.walk())}
+    correct = _correct(root, counts)  # the tree so far: the root alone
+    rows, queue = [], [root]
+    for node in queue:  # breadth first: the list grows while it is read
+        if not node.children:
+            continue
+        split = correct - _correct(node, counts) + sum(_correct(c, counts)
+                                                       for c in node.children)
+        keep = split > correct + 1e-12
+        rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
+                     "accuracy as a leaf": correct / total, "accuracy split": split / total,
+                     "decision": "split" if keep else "leaf"})
+        if keep:
+            correct = split
+            queue.extend(node.children)
+        else:
+            make_leaf(node, "validation")
+    return pd.DataFrame(rows, columns=LOG_COLUMNS)
+
+
+def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
+    """Reduced-error pruning (Quinlan 1987; Zhou 2016, sec. 4.3.2): a pruned copy of a fitted
+    classifier. The internal nodes are examined bottom-up, deepest level first and each level
+    from left to right (Zhou's order); each is replaced by a leaf predicting its training
+    majority if that raises the whole tree's accuracy on the validation data
+    (``prune_on_tie=True``: if it does not lower it). The copy's ``pruning_log_`` lists the
+    nodes examined, with the accuracy split and as a leaf, and the decision."""
+    if not isinstance(prune_on_tie, bool):
+        raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
+    pruned = _fitted_copy(model)
+    X, y = pruned._validation_matrix(X_val, y_val)
+    root = pruned.tree_
+    counts = _validation_counts(root, X, y, len(pruned.classes_))
+    total = max(len(y), 1)
+    number = {id(node): i for i, node in enumerate(root.walk())}
+    order, correct, parent = [root], {}, {}
+    for node in order:  # breadth first, then read backwards: deepest first
+        order.extend(node.children)
+        parent.update((id(child), node) for child in node.children)
+    for node in reversed(order):  # the correct weight of each subtree as it stands
+        correct[id(node)] = (_correct(node, counts) if not node.children else
+                             sum(correct[id(c)] for c in node.children))
+    whole = correct[id(root)]
+    rows = []
+    deepest_first = sorted(range(len(order)), key=lambda i: (-order[i].depth, i))
+    for node in (order[i] for i in deepest_first):  # each level left to right
+        if not node.children:
+            continue
+        as_leaf = whole - correct[id(node)] + _correct(node, counts)
+        gain = as_leaf - whole
+        prune = gain > 1e-12 or (prune_on_tie and gain >= -1e-12)
+        rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
+                     "accuracy as a leaf": as_leaf / total, "accuracy split": whole / total,
+                     "decision": "leaf" if prune else "split"})
+        if prune:
+            make_leaf(node, "reduced_error")
+            correct[id(node)] = _correct(node, counts)
+            above = parent.get(id(node))
+            while above is not None:  # the subtrees above it changed
+                correct[id(above)] = sum(correct[id(c)] for c in above.children)
+                above = parent.get(id(above))
+            whole = correct[id(root)]
+    pruned._layout = Layout(root)
+    pruned.pruning_log_ = pd.DataFrame(rows, columns=LOG_COLUMNS)
+    return pruned
+

@@ -1,19 +1,21 @@
-"""Cost-complexity pruning of any of the library's trees (dtree.pruning): the weakest-link path
-against scikit-learn's and rpart's, pruned copies against ccp_alpha, and the pruning log."""
+"""Pruning any of the library's trees (dtree.pruning): the cost-complexity path against
+scikit-learn's and rpart's, pruned copies against ccp_alpha, validation-based pre-pruning and
+reduced-error pruning on Zhou's worked example, and the pruning logs."""
 from __future__ import annotations
 
 import pickle
 
 import numpy as np
+import pandas as pd
 import pytest
 from references import load_kyphosis, requires_rpart, rpart
 from sklearn import datasets as skdata
 from sklearn.exceptions import NotFittedError
 from sklearn.tree import DecisionTreeClassifier
 
-from dtree import CARTClassifier, CARTRegressor, ID3Classifier
-from dtree.datasets import load_watermelon
-from dtree.pruning import cost_complexity_path, prune_cost_complexity
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
+from dtree.datasets import load_watermelon, load_watermelon_split
+from dtree.pruning import cost_complexity_path, prune_cost_complexity, prune_reduced_error
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +98,77 @@ def test_bad_calls():
         prune_cost_complexity(CARTRegressor().fit(X, y), 0.1, cost="gini")
     with pytest.raises(ValueError, match="alpha"):
         prune_cost_complexity(CARTRegressor().fit(X, y), -1.0)
+
+
+# --- validation-based pre-pruning and reduced-error pruning (Zhou 2016, sec. 4.3) -----------
+
+@pytest.fixture(scope="module")
+def zhou_split():
+    """Watermelon 2.0 split as in Zhou's table 4.2: 10 training and 7 validation melons."""
+    X, y = load_watermelon(return_X_y=True)
+    train = (load_watermelon_split() == "train").to_numpy()
+    return X[train], y[train], X[~train], y[~train]
+
+
+def test_pre_pruning_on_zhous_split(zhou_split):
+    # Zhou's fig. 4.6. The root (5 ripe : 5 unripe, a tie, broken by classes_: "no") gets 4 of
+    # the 7 validation melons right as a leaf; split on navel, 5 (71.4%). Below it, colour at
+    # navel = hollow would lower that to 4/7, root at slightly hollow leaves it at 5/7: neither
+    # is split. (Navel and colour tie at the root; Zhou takes navel.)
+    X, y, X_val, y_val = zhou_split
+    model = ID3Classifier(tie_break=["navel"]).fit(X, y, validation_data=(X_val, y_val))
+    log = model.pruning_log_
+    assert log["test"].tolist() == ["navel", "colour", "root"]
+    np.testing.assert_allclose(log["accuracy as a leaf"], [4 / 7, 5 / 7, 5 / 7])
+    np.testing.assert_allclose(log["accuracy split"], [5 / 7, 4 / 7, 5 / 7])
+    assert log["decision"].tolist() == ["split", "leaf", "leaf"]
+    assert model.get_n_leaves() == 3 and model.score(X_val, y_val) == pytest.approx(5 / 7)
+    assert [c.stop_reason for c in model.tree_.children[:2]] == ["validation"] * 2
+    assert not hasattr(ID3Classifier().fit(X, y), "pruning_log_")
+
+
+def test_reduced_error_pruning_on_zhous_split(zhou_split):
+    # Zhou's fig. 4.5 -> 4.7: the full tree gets 3 of 7 right (42.9%). Zhou's nodes 6 (texture),
+    # 5 (colour), 2 (colour), 3 (root), 1 (navel), in that order: pruning 6 gives 57.1%, 5 no
+    # change (kept), 2 gives 71.4%, 3 no change, 1 would fall to 57.1%
+    X, y, X_val, y_val = zhou_split
+    full = ID3Classifier(tie_break=["navel"]).fit(X, y)
+    assert full.score(X_val, y_val) == pytest.approx(3 / 7)
+    before = full.get_n_leaves()
+    pruned = prune_reduced_error(full, X_val, y_val)
+    log = pruned.pruning_log_
+    assert log["test"].tolist() == ["texture", "colour", "colour", "root", "navel"]
+    np.testing.assert_allclose(log["accuracy split"], [3 / 7, 4 / 7, 4 / 7, 5 / 7, 5 / 7])
+    np.testing.assert_allclose(log["accuracy as a leaf"], [4 / 7, 4 / 7, 5 / 7, 5 / 7, 4 / 7])
+    assert log["decision"].tolist() == ["leaf", "split", "leaf", "split", "split"]
+    assert pruned.score(X_val, y_val) == pytest.approx(5 / 7)
+    assert full.get_n_leaves() == before  # the input is untouched
+    on_tie = prune_reduced_error(full, X_val, y_val, prune_on_tie=True)
+    assert on_tie.pruning_log_["decision"].tolist() == ["leaf", "leaf", "leaf", "leaf", "split"]
+    assert on_tie.get_n_leaves() == 3
+
+
+def test_validation_rows_with_missing_values_and_unseen_classes():
+    # C4.5 on watermelon 2.0alpha, validated on itself with every texture erased: the rows go
+    # down every branch of the root with its training fractions, and all weight arrives
+    X, y = load_watermelon("2.0alpha", return_X_y=True)
+    X_val = X.assign(texture=pd.Categorical([None] * len(X), categories=X["texture"].cat
+                                            .categories))
+    model = C45Classifier().fit(X, y, validation_data=(X_val, y))
+    assert model.pruning_log_["accuracy as a leaf"].iloc[0] == pytest.approx(
+        (y == model.classes_[0]).mean())
+    y_other = np.where(y == model.classes_[0], "maybe", y)  # a class never seen at fit
+    full = C45Classifier().fit(X, y)
+    assert prune_reduced_error(full, X, y_other).pruning_log_["accuracy split"].max() <= 0.5
+
+
+def test_bad_validation_data(zhou_split):
+    X, y, X_val, y_val = zhou_split
+    with pytest.raises(ValueError, match="pair"):
+        ID3Classifier().fit(X, y, validation_data=X_val)
+    with pytest.raises(ValueError, match="columns"):
+        ID3Classifier().fit(X, y, validation_data=(X_val.iloc[:, :3], y_val))
+    with pytest.raises(ValueError, match="needs a classifier"):
+        CARTRegressor().fit([[1.0], [2.0]], [1.0, 2.0], validation_data=([[1.0]], [1.0]))
+    with pytest.raises(TypeError, match="prune_on_tie"):
+        prune_reduced_error(ID3Classifier().fit(X, y), X_val, y_val, prune_on_tie="yes")
