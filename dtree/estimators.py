@@ -160,7 +160,7 @@ class _Tree(BaseEstimator):
             strictly raises the whole tree's accuracy on these rows. ``pruning_log_`` then lists
             the nodes examined, with the two accuracies and the decision.
         """
-        tree, features, table, classes = self._grow(X, y, sample_weight)
+        tree, features, table, classes, training = self._grow(X, y, sample_weight)
         tree = self._finish(tree)
         log = None
         if validation_data is not None:
@@ -172,6 +172,7 @@ class _Tree(BaseEstimator):
             self.classes_ = classes
         self._features, self.tree_, self._layout = (
             features, tree, Layout(tree))  # the tree laid out once, for predict
+        self._training = training  # the encoded rows, targets and weights, for the pruners
         if log is None:
             self.__dict__.pop("pruning_log_", None)  # from an earlier fit
         else:
@@ -184,7 +185,8 @@ class _Tree(BaseEstimator):
 
     def _grow(self, X, y, sample_weight):
         """Check everything and grow the tree; returns it, the features, X's table (for
-        validate_data) and the classes (None for a regressor). Nothing is stored."""
+        validate_data), the classes (None for a regressor) and the encoded training rows, their
+        targets and weights. Nothing is stored."""
         stopping, rules = self._check_params(), self._split_rules()
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
@@ -199,7 +201,7 @@ class _Tree(BaseEstimator):
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
         tree = grow(matrix, features, targets, n_classes, w, rules, stopping, priority)
-        return tree, features, table, classes
+        return tree, features, table, classes, (matrix, targets, w)
 
     def _predict_values(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities or mean: the leaf (or leaves) it reaches.

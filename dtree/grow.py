@@ -42,6 +42,8 @@ STOP_REASONS = {
     "ccp_alpha": "cost-complexity pruning cut its branch (g(t) <= ccp_alpha)",
     "validation": "splitting it did not raise the validation accuracy (pre-pruning)",
     "reduced_error": "as a leaf it does not lower the validation accuracy (reduced-error pruning)",
+    "error_based": "its estimated errors as a leaf are no worse than its subtree's (C4.5)",
+    "pessimistic": "e(t) + 1/2 is within z standard errors of its subtree's (Quinlan 1987)",
 }
 
 #: two scores closer than this are a tie, broken by the attributes' priority

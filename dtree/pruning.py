@@ -16,7 +16,9 @@ which each cut happens; ties are cut one per step, the first in pre-order.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -27,8 +29,8 @@ from .surrogates import surrogate_sides
 from .tree import Layout, Node
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "prune_cost_complexity",
-           "prune_reduced_error", "prune_on_validation", "weakest_links", "prune_to_alpha",
-           "make_leaf"]
+           "prune_reduced_error", "prune_on_validation", "prune_error_based", "added_errors",
+           "prune_pessimistic", "weakest_links", "prune_to_alpha", "make_leaf"]
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
@@ -294,3 +296,203 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
     pruned.pruning_log_ = pd.DataFrame(rows, columns=LOG_COLUMNS)
     return pruned
 
+
+
+# ------------------------------------------------------------------ error-based pruning (C4.5)
+def added_errors(n: float, errors: float, confidence: float) -> float:
+    """C4.5's pessimistic addition to a leaf's training errors (Quinlan 1993, ch. 4; Weka's
+    ``Stats.addErrs``): U_CF(e, n) - e, where U_CF is the upper limit, at confidence level
+    ``confidence``, of the binomial error rate given e errors in n rows; computed exactly below
+    one error and by the normal approximation (with C4.5's corrections) above."""
+    if errors < 1:
+        base = n * (1 - confidence ** (1 / n))
+        return base if errors == 0 else base + errors * (added_errors(n, 1, confidence) - base)
+    if errors + 0.5 >= n:
+        return max(n - errors, 0.0)
+    z = NormalDist().inv_cdf(1 - confidence)
+    f = (errors + 0.5) / n
+    r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
+        / (1 + z * z / n)
+    return r * n - errors
+
+
+def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = True):
+    """C4.5's error-based pruning, as Weka's J48 does it (Quinlan 1993, ch. 4): a pruned copy of
+    a fitted classifier, with ``pruning_log_``.
+
+    Bottom-up, each internal node t compares three estimates of its errors, each leaf counting
+    e + ``added_errors``(n, e, confidence): as a leaf; as it is (the sum over its leaves); and,
+    with ``subtree_raising``, its largest branch grown over all of t's training rows. t becomes a
+    leaf if that is no worse (up to 0.1) than both; else, if the largest branch is no worse than
+    the tree, it replaces t (its rows redistributed) and is pruned again. With
+    ``C45Classifier(variant="j48", min_samples_leaf=2)`` this gives J48's default tree
+    (``-C 0.25 -M 2``)."""
+    confidence = check_number(confidence, "confidence", low=0, high=0.5, low_open=True)
+    if not isinstance(subtree_raising, bool):
+        raise TypeError(f"subtree_raising must be True or False, got {subtree_raising!r}")
+    pruned = _fitted_copy(model)
+    if getattr(pruned, "classes_", None) is None:
+        raise ValueError("error-based pruning counts misclassified rows: it needs a classifier")
+    X, y, w = pruned._training
+    n_classes = len(pruned.classes_)
+    y = y.astype(np.int64)
+    number = {id(node): i for i, node in enumerate(pruned.tree_.walk())}
+    rows_log = []
+
+    def counts(rows, weights):
+        return np.bincount(y[rows], weights=weights, minlength=n_classes)
+
+    def leaf_estimate(class_counts) -> float:
+        total = class_counts.sum()
+        if total <= 1e-6:
+            return 0.0
+        errors = total - class_counts.max()
+        return errors + added_errors(total, errors, confidence)
+
+    def tree_estimate(node) -> float:
+        return (leaf_estimate(node.value) if not node.children else
+                sum(tree_estimate(child) for child in node.children))
+
+    def split(node, rows, weights):
+        """The node's rows handed to its children; a missing value goes to every child with
+        the share of the known weight among these rows (J48's resetDistribution)."""
+        values = X[rows, node.feature_index]
+        missing = np.isnan(values)
+        branch = np.full(len(rows), -1)
+        if node.threshold is not None:
+            branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
+        else:
+            branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
+        known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0],
+                            minlength=len(node.children))
+        shares = known / known.sum() if known.sum() > 0 else known
+        lost = branch < 0
+        parts = []
+        for b in range(len(node.children)):
+            mine = branch == b
+            if lost.any() and shares[b] > 1e-6:
+                parts.append((np.concatenate([rows[mine], rows[lost]]),
+                              np.concatenate([weights[mine], weights[lost] * shares[b]])))
+            else:
+                parts.append((rows[mine], weights[mine]))
+        return parts, shares
+
+    def branch_estimate(node, rows, weights) -> float:
+        if not node.children:
+            return leaf_estimate(counts(rows, weights))
+        parts, _ = split(node, rows, weights)
+        return sum(branch_estimate(child, *part) for child, part in zip(node.children, parts))
+
+    def redistribute(node, rows, weights) -> None:
+        """The node's statistics from ``rows`` (after a branch was raised into its place)."""
+        node.value = counts(rows, weights)
+        node.weighted_n_samples = float(weights.sum())
+        node.n_samples = len(rows)
+        if node.weighted_n_samples > 0:
+            node.prediction = node.value / node.weighted_n_samples
+        if node.children:
+            parts, node.branch_fractions = split(node, rows, weights)
+            for child, part in zip(node.children, parts):
+                redistribute(child, *part)
+
+    def prune(node, rows, weights) -> None:
+        if not node.children:
+            return
+        parts, _ = split(node, rows, weights)
+        for child, part in zip(node.children, parts):
+            prune(child, *part)
+        largest = int(np.argmax([child.weighted_n_samples for child in node.children]))
+        as_branch = (branch_estimate(node.children[largest], rows, weights) if subtree_raising
+                     else np.inf)
+        as_leaf, as_tree = leaf_estimate(node.value), tree_estimate(node)
+        entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
+                 "as a tree": as_tree, "largest branch": as_branch}
+        if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
+            rows_log.append({**entry, "decision": "leaf"})
+            make_leaf(node, "error_based")
+            return
+        if as_branch <= as_tree + 0.1 + 1e-6:
+            rows_log.append({**entry, "decision": f"raise branch {largest}"})
+            raised = node.children[largest]
+            for field in ("feature", "feature_index", "threshold", "category_sets",
+                          "branch_of_code", "missing_branch", "score", "children"):
+                setattr(node, field, getattr(raised, field))
+            if not node.children:
+                node.stop_reason = raised.stop_reason
+            redistribute(node, rows, weights)
+            prune(node, rows, weights)
+            return
+        rows_log.append({**entry, "decision": "keep"})
+
+    keep = w > 0
+    prune(pruned.tree_, np.flatnonzero(keep), w[keep].astype(float))
+    _depths(pruned.tree_)
+    pruned._layout = Layout(pruned.tree_)
+    pruned.pruning_log_ = pd.DataFrame(rows_log, columns=["node", "test", "as a leaf",
+                                                          "as a tree", "largest branch",
+                                                          "decision"])
+    return pruned
+
+
+def _depths(root: Node) -> None:
+    """Set every node's depth again (raising a branch moves its nodes up)."""
+    stack = [(root, root.depth)]
+    while stack:
+        node, depth = stack.pop()
+        node.depth = depth
+        stack.extend((child, depth + 1) for child in node.children)
+
+
+# ------------------------------------------------------------------ pessimistic error pruning
+ORDERS = ("top_down", "bottom_up")
+
+
+def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
+    """Pessimistic error pruning (Quinlan 1987; seed 000): a pruned copy of a fitted
+    classifier, with ``pruning_log_``. With e(t) the training weight a node misclassifies as a
+    leaf, its subtree T_t with L leaves is charged E = sum of its leaves' e + L/2 (the
+    continuity correction of 1/2 per leaf) and SE = sqrt(E (n_t - E) / n_t); t becomes a leaf
+    if e(t) + 1/2 <= E + z SE. ``order="top_down"`` (Quinlan's) examines the nodes from the
+    root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
+    the children first, so a node is judged on its already pruned subtree."""
+    z = check_number(z, "z", low=0)
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
+    pruned = _fitted_copy(model)
+    if getattr(pruned, "classes_", None) is None:
+        raise ValueError("pessimistic pruning counts misclassified rows: it needs a classifier")
+    root = pruned.tree_
+    number = {id(node): i for i, node in enumerate(root.walk())}
+    rows = []
+
+    def errors(node) -> float:
+        return node.weighted_n_samples - float(node.value.max())
+
+    def judge(node) -> None:
+        leaves = node.leaves()
+        charged = sum(errors(leaf) for leaf in leaves) + len(leaves) / 2
+        n = node.weighted_n_samples
+        se = math.sqrt(max(charged * (n - charged), 0.0) / n) if n > 0 else 0.0
+        as_leaf = errors(node) + 0.5
+        prune = as_leaf <= charged + z * se + 1e-12
+        rows.append({"node": number[id(node)], "test": node.feature, "e(t) + 1/2": as_leaf,
+                     "E(T_t)": charged, "SE": se, "E + z SE": charged + z * se,
+                     "decision": "leaf" if prune else "keep"})
+        if prune:
+            make_leaf(node, "pessimistic")
+
+    if order == "top_down":
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.children:
+                judge(node)
+                stack.extend(reversed(node.children))
+    else:
+        for node in reversed(list(root.walk())):  # children before parents
+            if node.children:
+                judge(node)
+    pruned._layout = Layout(root)
+    pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "e(t) + 1/2", "E(T_t)",
+                                                      "SE", "E + z SE", "decision"])
+    return pruned

@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from references import J48_UNPRUNED, j48, requires_weka
+from references import J48_PRUNED, J48_UNPRUNED, j48, requires_weka
 
 from dtree import C45Classifier
 from dtree.datasets import ARFF_DATASETS, load_adult, load_arff
+from dtree.pruning import added_errors, prune_error_based
 
 DATA = Path(__file__).parents[1] / "dtree" / "datasets" / "data"
 
@@ -164,3 +165,59 @@ def test_a_cut_that_gains_nothing_after_the_penalty_is_no_split():
     root = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y).tree_
     assert root.is_leaf and root.stop_reason == "no_gain"
     assert C45Classifier(min_samples_leaf=1).fit(X, y).tree_.threshold == 1.5
+
+
+# --- error-based pruning: J48's default tree (-C 0.25 -M 2) ----------------------------------
+
+@requires_weka
+@pytest.mark.parametrize("subtree_raising", [True, False], ids=["raising", "no-raising"])
+@pytest.mark.parametrize("name", ARFF_DATASETS)
+def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
+    model, X, y = ours(name)
+    pruned = prune_error_based(model, confidence=0.25, subtree_raising=subtree_raising)
+    options = J48_PRUNED if subtree_raising else (*J48_PRUNED, "-S")
+    reference = j48(DATA / f"{name}.arff", options)
+    assert differences(pruned, pruned.tree_, reference.tree) == []
+    assert pruned.get_n_leaves() == reference.n_leaves
+    correct = int((pruned.predict(X) == np.asarray(y)).sum())
+    assert correct == reference.correct
+    assert model.get_n_leaves() == weka(name).n_leaves  # the input is untouched
+
+
+@requires_weka
+def test_error_based_pruning_on_adult():
+    X, y = load_adult(return_X_y=True)
+    model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
+    pruned = prune_error_based(model)
+    reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
+    assert differences(pruned, pruned.tree_, reference.tree) == []
+    assert pruned.get_n_leaves() == reference.n_leaves == 564
+    assert int((pruned.predict(X) == np.asarray(y)).sum()) == reference.correct
+
+
+def test_added_errors_by_hand():
+    # Quinlan (1993, ch. 4): at CF = 25%, no error among 6 rows is an error rate of 0.206, among
+    # 9 of 0.143, in 1 row of 0.75: n (1 - CF^(1/n)). From one error on, the normal
+    # approximation with z = 0.6745, f = (e + 0.5)/n (Weka's Stats.addErrs)
+    assert added_errors(6, 0, 0.25) / 6 == pytest.approx(1 - 0.25 ** (1 / 6))
+    assert round(added_errors(6, 0, 0.25) / 6, 3) == 0.206
+    assert round(added_errors(9, 0, 0.25) / 9, 3) == 0.143
+    assert added_errors(1, 0, 0.25) == pytest.approx(0.75)
+    z, n, e = 0.6744897501960817, 16, 1
+    f = (e + 0.5) / n
+    upper = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
+        / (1 + z * z / n)
+    assert added_errors(n, e, 0.25) == pytest.approx(upper * n - e)
+    assert added_errors(4, 3.6, 0.25) == pytest.approx(0.4)  # e + 0.5 >= n: n - e
+
+
+def test_error_based_pruning_log_and_bad_calls():
+    model, _, _ = ours("labor")
+    pruned = prune_error_based(model)
+    assert set(pruned.pruning_log_["decision"]) <= {"leaf", "keep"} | {
+        f"raise branch {b}" for b in range(4)}
+    assert (pruned.pruning_log_["decision"] == "leaf").any()
+    with pytest.raises(ValueError, match="confidence"):
+        prune_error_based(model, confidence=0.75)
+    with pytest.raises(TypeError, match="subtree_raising"):
+        prune_error_based(model, subtree_raising="yes")

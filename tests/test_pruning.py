@@ -3,6 +3,7 @@ scikit-learn's and rpart's, pruned copies against ccp_alpha, validation-based pr
 reduced-error pruning on Zhou's worked example, and the pruning logs."""
 from __future__ import annotations
 
+import math
 import pickle
 
 import numpy as np
@@ -15,7 +16,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.datasets import load_watermelon, load_watermelon_split
-from dtree.pruning import cost_complexity_path, prune_cost_complexity, prune_reduced_error
+from dtree.pruning import (cost_complexity_path, prune_cost_complexity, prune_pessimistic,
+                           prune_reduced_error)
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +174,36 @@ def test_bad_validation_data(zhou_split):
         CARTRegressor().fit([[1.0], [2.0]], [1.0, 2.0], validation_data=([[1.0]], [1.0]))
     with pytest.raises(TypeError, match="prune_on_tie"):
         prune_reduced_error(ID3Classifier().fit(X, y), X_val, y_val, prune_on_tie="yes")
+
+
+# --- pessimistic error pruning (Quinlan 1987) ------------------------------------------------
+
+def stump():
+    # colour splits 20 rows into p: 8 a + 2 b and q: 3 a + 7 b
+    X = pd.DataFrame({"colour": list("p" * 10 + "q" * 10)})
+    y = np.array(list("aaaaaaaabb" "aaabbbbbbb"))
+    return ID3Classifier().fit(X, y)
+
+
+@pytest.mark.parametrize("z, decision", [(1.0, "keep"), (2.0, "leaf")])
+def test_pessimistic_pruning_by_hand(z, decision):
+    # root: 11 a, 9 b, so e(t) + 1/2 = 9.5. Leaves: 2 + 3 errors, 2 leaves: E = 6,
+    # SE = sqrt(6 x 14 / 20) = 2.049. z = 1: 9.5 > 8.049, kept; z = 2: 9.5 <= 10.099, pruned
+    model = stump()
+    pruned = prune_pessimistic(model, z=z)
+    [row] = pruned.pruning_log_.to_dict("records")
+    assert row["e(t) + 1/2"] == 9.5 and row["E(T_t)"] == 6
+    assert row["SE"] == pytest.approx(math.sqrt(4.2))
+    assert row["decision"] == decision
+    assert pruned.get_n_leaves() == (2 if decision == "keep" else 1)
+    assert model.get_n_leaves() == 2
+
+
+def test_pessimistic_orders_visit_differently():
+    X, y = load_watermelon(return_X_y=True)
+    model = ID3Classifier().fit(X, y)
+    top = prune_pessimistic(model, z=0.5, order="top_down").pruning_log_
+    bottom = prune_pessimistic(model, z=0.5, order="bottom_up").pruning_log_
+    assert top["node"].iloc[0] == 0 and bottom["node"].iloc[-1] == 0  # root first / last
+    with pytest.raises(ValueError, match="order"):
+        prune_pessimistic(model, order="sideways")
