@@ -28,7 +28,8 @@ from .export import fitted_tree
 from .surrogates import surrogate_sides
 from .tree import Layout, Node
 
-__all__ = ["PruningPath", "COSTS", "cost_complexity_path", "prune_cost_complexity",
+__all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
+           "prune_cost_complexity",
            "prune_reduced_error", "prune_on_validation", "prune_error_based", "added_errors",
            "prune_pessimistic", "weakest_links", "prune_to_alpha", "make_leaf"]
 
@@ -72,9 +73,12 @@ def _layout(root: Node, cost: str) -> tuple[list[Node], np.ndarray, np.ndarray, 
     return nodes, parent, size, np.array([_node_cost(node, total, cost) for node in nodes])
 
 
-def weakest_links(root: Node, cost: str = "impurity") -> tuple[PruningPath, list[Node]]:
+def weakest_links(root: Node, cost: str = "impurity",
+                  steps: list | None = None) -> tuple[PruningPath, list[Node]]:
     """The weakest-link sequence of the tree below ``root`` and, for each step after the first,
-    the node whose branch is cut (the tree itself is not changed)."""
+    the node whose branch is cut (the tree itself is not changed). If a list ``steps`` is
+    given, one row per step and internal node still standing is appended to it: the step, the
+    node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut."""
     nodes, parent, size, cost = _layout(root, cost)
     internal = np.array([not node.is_leaf for node in nodes])
     leaves = (~internal).astype(np.int64)
@@ -88,6 +92,10 @@ def weakest_links(root: Node, cost: str = "impurity") -> tuple[PruningPath, list
         with np.errstate(divide="ignore", invalid="ignore"):
             g = np.where(candidate, (cost - branch_cost) / (leaves - 1), np.inf)
         t = int(np.argmin(g))  # the first of the smallest, in pre-order
+        if steps is not None:
+            steps += [{"step": len(alphas), "node": i, "test": nodes[i].feature,
+                       "R(t)": cost[i], "R(T_t)": branch_cost[i], "n(T_t)": leaves[i],
+                       "g(t)": g[i], "cut": i == t} for i in np.flatnonzero(candidate)]
         candidate[t:t + size[t]] = False
         lost_leaves, lost_cost = leaves[t] - 1, branch_cost[t] - cost[t]
         leaves[t], branch_cost[t] = 1, cost[t]
@@ -125,6 +133,18 @@ def _fitted_copy(model):
     """A deep copy of a fitted model, to be pruned (the caller's model is never changed)."""
     fitted_tree(model)  # NotFittedError if it is not fitted
     return copy.deepcopy(model)
+
+
+def cost_complexity_steps(model, cost: str = "impurity") -> pd.DataFrame:
+    """Every step of the weakest-link sequence of a fitted model's tree: at step i, one row per
+    internal node still standing, with R(t), R(T_t), n(T_t), g(t) and whether it is the link
+    cut (Breiman et al. 1984, sec. 3.3; see :func:`cost_complexity_path`)."""
+    root = fitted_tree(model)
+    _check_cost(model, cost)
+    steps: list = []
+    weakest_links(root, cost, steps)
+    return pd.DataFrame(steps, columns=["step", "node", "test", "R(t)", "R(T_t)", "n(T_t)",
+                                        "g(t)", "cut"])
 
 
 def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:

@@ -16,8 +16,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.datasets import load_watermelon, load_watermelon_split
-from dtree.pruning import (cost_complexity_path, prune_cost_complexity, prune_pessimistic,
-                           prune_reduced_error)
+from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
+                           prune_pessimistic, prune_reduced_error)
 
 
 @pytest.fixture(scope="module")
@@ -207,3 +207,15 @@ def test_pessimistic_orders_visit_differently():
     assert top["node"].iloc[0] == 0 and bottom["node"].iloc[-1] == 0  # root first / last
     with pytest.raises(ValueError, match="order"):
         prune_pessimistic(model, order="sideways")
+
+
+def test_cost_complexity_steps_by_hand():
+    # the 4-row tree of test_pruning_log_by_hand: at step 1 two internal nodes stand, the root
+    # (R 0.375, R(T) 0, 3 leaves, g 0.1875) and its right child (R 2/4 x 0.5 = 0.25, g 0.25);
+    # the root is cut
+    X, y = np.array([[1.0], [2.0], [3.0], [4.0]]), np.array(list("aaba"))
+    steps = cost_complexity_steps(CARTClassifier().fit(X, y))
+    assert steps[["step", "node", "n(T_t)", "cut"]].values.tolist() == [[1, 0, 3, True],
+                                                                        [1, 2, 2, False]]
+    np.testing.assert_allclose(steps["g(t)"], [0.1875, 0.25])
+    np.testing.assert_allclose(steps["R(t)"], [0.375, 0.25])
