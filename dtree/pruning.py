@@ -280,6 +280,8 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
     if not isinstance(prune_on_tie, bool):
         raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
     pruned = _fitted_copy(model)
+    if getattr(pruned, "classes_", None) is None:
+        raise ValueError("reduced-error pruning counts correct answers: it needs a classifier")
     X, y = pruned._validation_matrix(X_val, y_val)
     root = pruned.tree_
     counts = _validation_counts(root, X, y, len(pruned.classes_))

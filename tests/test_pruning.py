@@ -17,7 +17,7 @@ from sklearn.tree import DecisionTreeClassifier
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.datasets import load_watermelon, load_watermelon_split
 from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
-                           prune_pessimistic, prune_reduced_error)
+                           prune_error_based, prune_pessimistic, prune_reduced_error)
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +219,32 @@ def test_cost_complexity_steps_by_hand():
                                                                         [1, 2, 2, False]]
     np.testing.assert_allclose(steps["g(t)"], [0.1875, 0.25])
     np.testing.assert_allclose(steps["R(t)"], [0.375, 0.25])
+
+
+@pytest.mark.parametrize("make", [
+    lambda X, y: ID3Classifier(missing="fractional").fit(X, y),
+    lambda X, y: C45Classifier().fit(X, y),
+    lambda X, y: C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y),
+    lambda X, y: CARTClassifier().fit(X, y),
+], ids=["ID3", "C4.5", "J48", "CART"])
+def test_every_pruner_on_every_tree(make):
+    # watermelon 2.0alpha: missing values, so fractional weights (or surrogates) everywhere
+    X, y = load_watermelon("2.0alpha", return_X_y=True)
+    model = make(X, y)
+    leaves = model.get_n_leaves()
+    for pruned in (prune_cost_complexity(model, 0.02), prune_pessimistic(model),
+                   prune_reduced_error(model, X, y), prune_error_based(model)):
+        assert 1 <= pruned.get_n_leaves() <= leaves
+        assert isinstance(pruned.pruning_log_, pd.DataFrame)
+        assert np.allclose(pruned.predict_proba(X).sum(axis=1), 1)
+    assert model.get_n_leaves() == leaves
+
+
+def test_accuracy_pruners_need_a_classifier():
+    X, y = np.array([[1.0], [2.0], [3.0], [4.0]]), np.array([1.0, 2.0, 4.0, 8.0])
+    model = CARTRegressor().fit(X, y)
+    for prune in (lambda: prune_reduced_error(model, X, y), lambda: prune_pessimistic(model),
+                  lambda: prune_error_based(model)):
+        with pytest.raises(ValueError, match="needs a classifier"):
+            prune()
+    assert prune_cost_complexity(model, 1.0).get_n_leaves() <= model.get_n_leaves()
