@@ -372,8 +372,7 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         return errors + added_errors(total, errors, confidence)
 
     def tree_estimate(node) -> float:
-        return (leaf_estimate(node.value) if not node.children else
-                sum(tree_estimate(child) for child in node.children))
+        return sum(leaf_estimate(leaf.value) for leaf in node.leaves())
 
     def split(node, rows, weights):
         """The node's rows handed to its children; a missing value goes to every child with
@@ -400,29 +399,33 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         return parts, shares
 
     def branch_estimate(node, rows, weights) -> float:
-        if not node.children:
-            return leaf_estimate(counts(rows, weights))
-        parts, _ = split(node, rows, weights)
-        return sum(branch_estimate(child, *part) for child, part in zip(node.children, parts))
+        """The estimated errors of the subtree below ``node`` on these rows."""
+        total, stack = 0.0, [(node, rows, weights)]
+        while stack:
+            node, rows, weights = stack.pop()
+            if not node.children:
+                total += leaf_estimate(counts(rows, weights))
+                continue
+            stack.extend(zip(node.children, *zip(*split(node, rows, weights)[0])))
+        return total
 
     def redistribute(node, rows, weights) -> None:
-        """The node's statistics from ``rows`` (after a branch was raised into its place)."""
-        node.value = counts(rows, weights)
-        node.weighted_n_samples = float(weights.sum())
-        node.n_samples = len(rows)
-        if node.weighted_n_samples > 0:
-            node.prediction = node.value / node.weighted_n_samples
-        if node.children:
-            parts, node.branch_fractions = split(node, rows, weights)
-            for child, part in zip(node.children, parts):
-                redistribute(child, *part)
+        """The subtree's statistics from ``rows`` (after a branch was raised into its place)."""
+        stack = [(node, rows, weights)]
+        while stack:
+            node, rows, weights = stack.pop()
+            node.value = counts(rows, weights)
+            node.weighted_n_samples = float(weights.sum())
+            node.n_samples = len(rows)
+            if node.weighted_n_samples > 0:
+                node.prediction = node.value / node.weighted_n_samples
+            if node.children:
+                parts, node.branch_fractions = split(node, rows, weights)
+                stack.extend(zip(node.children, *zip(*parts)))
 
-    def prune(node, rows, weights) -> None:
-        if not node.children:
-            return
-        parts, _ = split(node, rows, weights)
-        for child, part in zip(node.children, parts):
-            prune(child, *part)
+    def decide(node, rows, weights) -> bool:
+        """Prune one node whose subtrees are pruned; True if a branch was raised into its
+        place (the node must then be pruned again)."""
         largest = int(np.argmax([child.weighted_n_samples for child in node.children]))
         as_branch = (branch_estimate(node.children[largest], rows, weights) if subtree_raising
                      else np.inf)
@@ -432,7 +435,7 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": "leaf"})
             make_leaf(node, "error_based")
-            return
+            return False
         if as_branch <= as_tree + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
             raised = node.children[largest]
@@ -442,12 +445,23 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
             if not node.children:
                 node.stop_reason = raised.stop_reason
             redistribute(node, rows, weights)
-            prune(node, rows, weights)
-            return
+            return True
         rows_log.append({**entry, "decision": "keep"})
+        return False
 
     keep = w > 0
-    prune(pruned.tree_, np.flatnonzero(keep), w[keep].astype(float))
+    # bottom-up without recursion: a node is decided once its children are (Weka's prune())
+    stack = [(pruned.tree_, np.flatnonzero(keep), w[keep].astype(float), False)]
+    while stack:
+        node, rows, weights, children_done = stack.pop()
+        if not node.children:
+            continue
+        if children_done and not decide(node, rows, weights):
+            continue
+        stack.append((node, rows, weights, True))  # after its children (again, if raised)
+        parts, _ = split(node, rows, weights)
+        stack.extend((child, *part, False)
+                     for child, part in reversed(list(zip(node.children, parts))))
     _depths(pruned.tree_)
     pruned._layout = Layout(pruned.tree_)
     pruned.pruning_log_ = pd.DataFrame(rows_log, columns=["node", "test", "as a leaf",

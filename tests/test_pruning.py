@@ -248,3 +248,14 @@ def test_accuracy_pruners_need_a_classifier():
         with pytest.raises(ValueError, match="needs a classifier"):
             prune()
     assert prune_cost_complexity(model, 1.0).get_n_leaves() <= model.get_n_leaves()
+
+
+def test_pruners_handle_a_2000_deep_tree():
+    # x = 0..2000 with alternating classes: a chain of depth 2000; nothing may recurse that deep
+    X = np.arange(2001.0)[:, None]
+    y = np.arange(2001) % 2
+    model = CARTClassifier().fit(X, y)
+    assert model.get_depth() == 2000
+    for pruned in (prune_error_based(model), prune_pessimistic(model, order="bottom_up"),
+                   prune_cost_complexity(model, 0.001), prune_reduced_error(model, X, y)):
+        assert pruned.get_n_leaves() in (1, 2001)
