@@ -440,7 +440,8 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
             raised = node.children[largest]
             for field in ("feature", "feature_index", "threshold", "category_sets",
-                          "branch_of_code", "missing_branch", "score", "children"):
+                          "branch_of_code", "missing_branch", "surrogates", "majority_branch",
+                          "score", "children"):
                 setattr(node, field, getattr(raised, field))
             if not node.children:
                 node.stop_reason = raised.stop_reason
@@ -456,7 +457,7 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         node, rows, weights, children_done = stack.pop()
         if not node.children:
             continue
-        if children_done and not decide(node, rows, weights):
+        if children_done and (not decide(node, rows, weights) or not node.children):
             continue
         stack.append((node, rows, weights, True))  # after its children (again, if raised)
         parts, _ = split(node, rows, weights)
