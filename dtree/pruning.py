@@ -207,29 +207,44 @@ def _validation_counts(root: Node, X: np.ndarray, y: np.ndarray,
                                        minlength=n_classes)
         if not node.children:
             continue
-        values = X[rows, node.feature_index]
-        missing = np.isnan(values)
-        branch = np.full(len(rows), -1)
-        if node.threshold is not None:
-            branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
-        else:
-            branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
+        branch = _branches(node, X, rows)
         lost = branch < 0  # missing, or a category without a branch
         if node.missing_branch is not None:
             branch[lost] = node.missing_branch
         elif node.surrogates or node.majority_branch is not None:
             majority = -1 if node.majority_branch is None else node.majority_branch
             branch[lost] = surrogate_sides(X.T, rows[lost], node.surrogates, majority)
-        lost = branch < 0
-        for b, child in enumerate(node.children):
-            mine = branch == b
-            share = node.branch_fractions[b]
-            if lost.any() and share > 0:
-                stack.append((child, np.concatenate([rows[mine], rows[lost]]),
-                              np.concatenate([w[mine], w[lost] * share])))
-            else:
-                stack.append((child, rows[mine], w[mine]))
+        stack.extend(zip(node.children, *zip(*_hand_down(rows, w, branch,
+                                                          node.branch_fractions))))
     return counts
+
+
+def _branches(node: Node, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The branch of each row at an internal node; -1 where its value is missing (or its
+    category has no branch there)."""
+    values = X[rows, node.feature_index]
+    missing = np.isnan(values)
+    branch = np.full(len(rows), -1)
+    if node.threshold is not None:
+        branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
+    else:
+        branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
+    return branch
+
+
+def _hand_down(rows: np.ndarray, w: np.ndarray, branch: np.ndarray, shares: np.ndarray,
+               smallest: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each child's rows and weights: those of its branch, and the rows without a branch
+    (-1) with their weight times the child's share, where the share exceeds ``smallest``."""
+    lost, parts = branch < 0, []
+    for b, share in enumerate(shares):
+        mine = branch == b
+        if lost.any() and share > smallest:
+            parts.append((np.concatenate([rows[mine], rows[lost]]),
+                          np.concatenate([w[mine], w[lost] * share])))
+        else:
+            parts.append((rows[mine], w[mine]))
+    return parts
 
 
 def _correct(node: Node, counts: dict) -> float:
@@ -377,26 +392,11 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
     def split(node, rows, weights):
         """The node's rows handed to its children; a missing value goes to every child with
         the share of the known weight among these rows (J48's resetDistribution)."""
-        values = X[rows, node.feature_index]
-        missing = np.isnan(values)
-        branch = np.full(len(rows), -1)
-        if node.threshold is not None:
-            branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
-        else:
-            branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
+        branch = _branches(node, X, rows)
         known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0],
                             minlength=len(node.children))
         shares = known / known.sum() if known.sum() > 0 else known
-        lost = branch < 0
-        parts = []
-        for b in range(len(node.children)):
-            mine = branch == b
-            if lost.any() and shares[b] > 1e-6:
-                parts.append((np.concatenate([rows[mine], rows[lost]]),
-                              np.concatenate([weights[mine], weights[lost] * shares[b]])))
-            else:
-                parts.append((rows[mine], weights[mine]))
-        return parts, shares
+        return _hand_down(rows, weights, branch, shares, smallest=1e-6), shares
 
     def branch_estimate(node, rows, weights) -> float:
         """The estimated errors of the subtree below ``node`` on these rows."""
