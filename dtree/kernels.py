@@ -315,9 +315,9 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
         for b in range(k - 1):
             part += table[present[b]]
             n_left += sizes[present[b]]
+            on_left[present[b]] = True
             decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
-            if impurity == ABSOLUTE_ERROR and decrease > -1.0:
-                on_left[present[b]] = True
+            if impurity == ABSOLUTE_ERROR and decrease > -1.0:  # the deviations need the rows
                 decrease = before - np.sum(_deviations(column, y, rows, w, on_left))
             if decrease > best:
                 best, best_mask = decrease, np.int64(2 ** (b + 1) - 1)
@@ -332,7 +332,7 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
 def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
     """W I(D~) - W_L I(D~_L) - W_R I(D~_R) for the left part ``part`` of the known rows
     ``known`` (``before`` = W I(D~)), or -1 if a side has fewer than ``min_leaf`` rows. (The
-    absolute error needs the rows themselves: :func:`_deviations`.)"""
+    absolute error needs the rows themselves: :func:`_deviations`; here it is 0.)"""
     if min(n_left, n_known - n_left) < min_leaf:
         return -1.0
     if impurity == ABSOLUTE_ERROR:

@@ -351,3 +351,16 @@ def test_the_missing_value_penalty():
     assert on.feature == "b" and off.feature == "a"
     assert on.scores == pytest.approx({"a": 0.1, "b": 0.18})
     assert off.scores == pytest.approx({"a": 0.5, "b": 0.18})
+
+
+def test_absolute_error_bipartition_when_a_small_side_is_refused():
+    # categories by mean: a (1 row, y 0), b (3 rows, y 1 2 3), c (3 rows, y 10 11 12). With
+    # min_samples_leaf=2 the cut {a} | {b, c} is refused, and {a, b} | {c} must still hold a:
+    # deviations {0, 1, 2, 3} about 1.5: 4, {10, 11, 12} about 11: 2; the root's about 3: 32
+    X = pd.DataFrame({"k": pd.Categorical(list("abbbccc"))})
+    y = np.array([0.0, 1, 2, 3, 10, 11, 12])
+    root = CARTRegressor(criterion="absolute_error", max_depth=1,
+                         min_samples_leaf=2).fit(X, y).tree_
+    assert root.category_sets == (frozenset("ab"), frozenset("c"))
+    before = np.abs(y - 3).sum()  # median 3
+    assert root.gains["k"] == pytest.approx((before - 6) / 7)
