@@ -111,14 +111,22 @@ def weakest_links(root: Node, cost: str = "impurity",
     return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
 
 
-def prune_to_alpha(root: Node, alpha: float) -> None:
+def prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dict]:
     """Cut, in place, every weakest link whose g(t) is at most ``alpha``: the smallest subtree
-    minimising C_alpha (scikit-learn's ``ccp_alpha``)."""
-    path, cut = weakest_links(root)
-    for g, node in zip(path.ccp_alphas[1:], cut):
+    minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns the links examined, in order,
+    as rows of a log: the node's pre-order number, test and depth, g(t), the leaves its cut
+    removes, and the decision (the first link kept ends the log)."""
+    path, cut = weakest_links(root, cost)
+    number = {id(node): i for i, node in enumerate(root.walk())}
+    rows = []
+    for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
+        rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
+                     "g(t)": g, "leaves removed": int(leaves),
+                     "decision": "cut" if g <= alpha else "kept: g(t) > alpha"})
         if g > alpha:
             break
         make_leaf(node, "ccp_alpha")
+    return rows
 
 
 def make_leaf(node: Node, reason: str) -> None:
@@ -160,24 +168,14 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
 
 def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     """A copy of the fitted model, pruned to the smallest subtree that minimises
-    C_alpha(T) = R(T) + alpha n(T): the weakest links are cut while g(t) <= alpha. The copy's
-    ``pruning_log_`` lists the links in the order they are examined: the pre-order number and
-    test of the node, its branch's leaves n(T_t), R(t), R(T_t), g(t), and the decision."""
+    C_alpha(T) = R(T) + alpha n(T): the weakest links are cut while g(t) <= alpha
+    (:func:`prune_to_alpha`). The copy's ``pruning_log_`` lists the links in the order they
+    are examined: the pre-order number, test and depth of the node, g(t), the leaves its cut
+    removes, and the decision."""
     alpha = check_number(alpha, "alpha", low=0)
-    root = fitted_tree(model)
     _check_cost(model, cost)
-    path, cut = weakest_links(root, cost)
-    number = {id(node): i for i, node in enumerate(root.walk())}
     pruned = _fitted_copy(model)
-    copies = list(pruned.tree_.walk())
-    rows = []
-    for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
-        decision = "cut" if g <= alpha else "kept: g(t) > alpha"
-        rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
-                     "g(t)": g, "leaves removed": int(leaves), "decision": decision})
-        if g > alpha:
-            break
-        make_leaf(copies[number[id(node)]], "ccp_alpha")
+    rows = prune_to_alpha(pruned.tree_, alpha, cost)
     pruned._layout = Layout(pruned.tree_)
     pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "depth", "g(t)",
                                                       "leaves removed", "decision"])
