@@ -169,14 +169,15 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        missing = np.isnan(data.XT[split.feature, rows])
         sent = np.full(len(rows), -1)  # where a row whose value is missing goes (-1: everywhere)
-        if rules.missing_branch and missing.any():
-            node.missing_branch, n_branches = n_branches, n_branches + 1
-            sent[missing] = node.missing_branch
-        if rules.max_surrogates is not None:
-            sent[missing] = _surrogates(node, data, rows, weights, order, missing, features,
-                                        rules.max_surrogates)
+        if rules.missing_branch or rules.max_surrogates is not None:
+            missing = np.isnan(data.XT[split.feature, rows])
+            if rules.missing_branch and missing.any():
+                node.missing_branch, n_branches = n_branches, n_branches + 1
+                sent[missing] = node.missing_branch
+            if rules.max_surrogates is not None:
+                sent[missing] = _surrogates(node, data, rows, weights, order, missing,
+                                            features, rules.max_surrogates)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
                                           n_branches, sent, data.y, n_classes, impurity, rows,
