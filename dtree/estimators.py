@@ -27,8 +27,8 @@ from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
-from .pruning import PruningPath, prune_on_validation, prune_to_alpha, weakest_links
-from .tree import PREDICT_MISSING, Layout, Node
+from .pruning import PruningPath, _prune_on_validation, _prune_to_alpha, weakest_links
+from .tree import PREDICT_MISSING, Layout, Node, most_probable
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
@@ -156,8 +156,8 @@ class _Tree(BaseEstimator):
             and its values make no branch; its label stays in ``classes_``.
         validation_data
             ``(X_val, y_val)`` (a classifier only): validation-based pre-pruning (Zhou 2016, sec.
-            4.3.1; :func:`dtree.pruning.prune_on_validation`): a node is split only if that
-            strictly raises the whole tree's accuracy on these rows. ``pruning_log_`` then lists
+            4.3.1): a node is split only if that strictly raises the whole tree's accuracy on
+            these rows (of the classes ``predict`` would return). ``pruning_log_`` then lists
             the nodes examined, with the two accuracies and the decision.
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
@@ -255,7 +255,7 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         if not (isinstance(validation_data, (tuple, list)) and len(validation_data) == 2):
             raise ValueError("validation_data must be a pair (X_val, y_val)")
         X_val, y_val = self._validation_matrix(*validation_data, features, classes)
-        return prune_on_validation(tree, X_val, y_val, len(classes))
+        return _prune_on_validation(tree, X_val, y_val, len(classes), self.predict_missing)
 
     def _validation_matrix(self, X_val, y_val, features: list[Feature] | None = None,
                            classes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -284,9 +284,10 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         return self._predict_values(X)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The most probable class of each row (the first in ``classes_`` on a tie)."""
+        """The most probable class of each row (the first in ``classes_`` on a tie, up to
+        round-off: :func:`dtree.tree.most_probable`)."""
         proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        return self.classes_[most_probable(proba)]
 
 
 class ID3Classifier(_TreeClassifier):
@@ -469,13 +470,16 @@ class _CART(_Tree):
     """CART (Breiman et al. 1984): binary splits. What the classifier and the regressor share.
 
     Not parameters, fixed for CART: no purity rule, and missing values are handled by surrogate
-    splits (``missing = "surrogate"``); a row that no surrogate can place and whose node has no
-    majority branch follows both branches, weighted by their training fractions.
+    splits (``missing = "surrogate"``). A row that no surrogate can place goes the majority
+    way; where the primary split sent equal weight both ways there is none, and the row stays
+    at the node, as in rpart (``src/nodesplit.c``, ``src/pred_rpart.c``): it takes part in no
+    child while growing, and at predict it gets the node's prediction (``predict_missing =
+    "stop"``).
     """
 
     purity_threshold = 1.0
     missing = "surrogate"
-    predict_missing = "distribute"
+    predict_missing = "stop"
     _missing_options = ("surrogate",)
     #: the accepted criteria
     _criteria: tuple[str, ...]
@@ -497,7 +501,7 @@ class _CART(_Tree):
     def _finish(self, tree: Node) -> Node:
         """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
         if self.ccp_alpha > 0:
-            prune_to_alpha(tree, self.ccp_alpha)
+            _prune_to_alpha(tree, self.ccp_alpha)
         return tree
 
     def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike,

@@ -19,12 +19,11 @@ import numpy as np
 from . import kernels
 from ._validation import Feature
 from .impurity import SCORES
-from .pruning import make_leaf
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import find_surrogates, majority_side, surrogate_sides
-from .tree import Node
+from .surrogates import find_surrogates, majority_side
+from .tree import SPREAD, Node, branches, make_leaf, value_branches
 
-__all__ = ["SplitRules", "StoppingRules", "grow", "collapse", "STOP_REASONS"]
+__all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
 #: why a node became a leaf, in the order the rules are tried
 STOP_REASONS = {
@@ -74,7 +73,7 @@ class SplitRules:
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
     ratio above 1e-6; and after growing, subtrees that do not lower the training error are
-    collapsed (:func:`collapse`).
+    collapsed (:func:`_collapse`).
 
     ``missing_branch=True`` treats a missing value as a value of its own: a split of a node whose
     rows include some with the tested value missing gets one more branch, the last, for them.
@@ -169,15 +168,16 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        sent = np.full(len(rows), -1)  # where a row whose value is missing goes (-1: everywhere)
+        sent = np.full(len(rows), SPREAD)  # where a row whose value is missing goes
         if rules.missing_branch or rules.max_surrogates is not None:
             missing = np.isnan(data.XT[split.feature, rows])
             if rules.missing_branch and missing.any():
                 node.missing_branch, n_branches = n_branches, n_branches + 1
-                sent[missing] = node.missing_branch
             if rules.max_surrogates is not None:
-                sent[missing] = _surrogates(node, data, rows, weights, order, missing,
-                                            features, rules.max_surrogates)
+                _surrogates(node, data, rows, weights, order, missing, features,
+                            rules.max_surrogates)
+            # CART: a row that no surrogate places, at a majority tie, stays here (rpart)
+            sent = branches(node, data.XT, rows, "distribute" if rules.missing_branch else "stop")
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
                                           n_branches, sent, data.y, n_classes, impurity, rows,
@@ -199,7 +199,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 work.append((child, child_rows[first:last], child_weights[first:last],
                              sorted_rows, pure[b], available))
     if rules.j48:
-        collapse(root)
+        _collapse(root)
     return root
 
 
@@ -314,22 +314,15 @@ def _at_least(value: float, reference: float) -> bool:
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                 order: np.ndarray, missing: np.ndarray, features: list[Feature],
-                max_surrogates: int) -> np.ndarray:
-    """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`): stored on the node,
-    best first, with the primary's majority branch; returns the branch of each row whose tested
-    value is missing: that of its first surrogate that can place it, else the majority's (-1,
-    every branch fractionally, on a majority tie)."""
-    column = data.XT[node.feature_index, rows]
-    if node.threshold is not None:
-        goes_left = column <= node.threshold
-    else:
-        goes_left = node.branch_of_code[np.where(missing, 0, column).astype(np.int64)] == 0
+                max_surrogates: int) -> None:
+    """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`), stored on the node,
+    best first, with the primary's majority branch (None on a tie: rpart has no default way)."""
+    goes_left = value_branches(node, data.XT, rows) == 0
     node.surrogates = tuple(find_surrogates(
         data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
         categories=[f.categories if f.is_categorical else None for f in features]))
     majority = majority_side(goes_left, weights, ~missing)
     node.majority_branch = None if majority < 0 else majority
-    return surrogate_sides(data.XT, rows[missing], node.surrogates, majority)
 
 
 def _attach_split(node: Node, split: Split, features: list[Feature], shared: dict) -> None:
@@ -350,7 +343,7 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
         node.category_sets, node.branch_of_code = shared[split.feature]
 
 
-def collapse(root: Node) -> None:
+def _collapse(root: Node) -> None:
     """Weka J48's subtree collapsing, in place: from the root down, a node whose subtree
     misclassifies at least as much training weight as the node would alone (less 1e-3) becomes
     a leaf. A node's errors are its weight minus its majority class's weight."""

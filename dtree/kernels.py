@@ -251,7 +251,7 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
         else:
             gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _best_cut(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total,
-                min_leaf, j48, missing_branch)
+                min_leaf, j48, missing_branch, not binary)
     return gain, iv, threshold, n_branches, allowed, sides
 
 
@@ -401,10 +401,12 @@ def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
 
 @njit(cache=True)
 def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf, j48,
-              missing_branch):
+              missing_branch, spread_missing):
     """Go through the rows in the order of their values, moving them one by one from the right
     side to the left, and score the cut at every midpoint between adjacent distinct values
-    that leaves ``min_leaf`` rows on each side (the rows with a missing value go to both).
+    that leaves ``min_leaf`` rows on each side: the rows with a known value, and with
+    ``spread_missing`` (C4.5's fractional rows) those with a missing value too, which go to
+    both; CART counts the known ones only (rpart's ``minbucket``, ``src/anova.c``).
     Returns the best allowed cut's gain, IV and threshold, the number of branches with weight
     (2 if the known values differ, else 1; -1 if J48's cuts gain nothing after the penalty)
     and whether some cut is allowed.
@@ -435,6 +437,7 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
         known_impurity = weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
         if 0 < n_missing < min_leaf:
             n_known = 0  # their branch would be too small
+    if missing_branch or not spread_missing:
         n_missing = 0
     branch_weights = np.zeros(2)
     min_split = 0.1 * known_w / max(n_classes, 1)
@@ -503,10 +506,11 @@ def branch_of(value, threshold, codes, first, last):
 @njit(cache=True)
 def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
               rows, w, order):
-    """Hand the node's rows to its children. A row whose value is missing goes to child
-    ``sent[i]`` if that is not -1 (a branch for missing values, or a surrogate's choice), else
-    to every child that has known weight, with weight w * r~_v, the child's share of the known
-    weight (Zhou 2016, sec. 4.4.2). A child holds the rows of its branch, then those rows.
+    """Hand the node's rows to its children. A row whose value is missing goes where
+    ``sent[i]`` says (``dtree.tree.branches``): to that child (a branch for missing values, a
+    surrogate's choice), to no child (-2: it stays at the node), or, for -1, to every child that
+    has known weight, with weight w * r~_v, the child's share of the known weight (Zhou 2016,
+    sec. 4.4.2). A child holds the rows of its branch, then the spread rows.
 
     Returns the children's rows and weights, concatenated (child b's are ``start[b]:start[b+1]``),
     their statistics, total weights, impurities and purity, the branch fractions r~_v, and the
@@ -522,11 +526,11 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
         branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
         if branch[i] < 0:
             branch[i] = sent[i]
-        if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the missing ones
+        if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the spread ones
             known_w[branch[i]] += w[i]
             rank[i] = counts[branch[i]]
             counts[branch[i]] += 1
-        else:
+        elif branch[i] == -1:
             rank[i] = n_missing
             n_missing += 1
     fractions = known_w / known_w.sum()
@@ -540,7 +544,8 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
     lowest, highest = np.full(n_branches, np.inf), np.full(n_branches, -np.inf)
     for i in range(m):
         known = branch[i] >= 0
-        first, last = (branch[i], branch[i] + 1) if known else (0, n_branches)
+        spread = n_branches if branch[i] == -1 else 0  # a row that stays (-2) goes nowhere
+        first, last = (branch[i], branch[i] + 1) if known else (0, spread)
         for b in range(first, last):
             if known or fractions[b] > 0:
                 place = start[b] + rank[i] + (0 if known else counts[b])
@@ -554,7 +559,8 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
         for k in range(m):
             i = order[s, k]
             known = branch[i] >= 0
-            first, last = (branch[i], branch[i] + 1) if known else (0, n_branches)
+            spread = n_branches if branch[i] == -1 else 0
+            first, last = (branch[i], branch[i] + 1) if known else (0, spread)
             for b in range(first, last):
                 if known or fractions[b] > 0:
                     size = start[b + 1] - start[b]

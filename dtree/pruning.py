@@ -25,13 +25,12 @@ import pandas as pd
 
 from ._validation import check_number
 from .export import fitted_tree
-from .surrogates import surrogate_sides
-from .tree import Layout, Node
+from .tree import (Layout, Node, branches, hand_down, make_leaf, most_probable, raise_branch,
+                   reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
-           "prune_cost_complexity",
-           "prune_reduced_error", "prune_on_validation", "prune_error_based", "added_errors",
-           "prune_pessimistic", "weakest_links", "prune_to_alpha", "make_leaf"]
+           "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
+           "prune_pessimistic", "weakest_links"]
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
@@ -111,7 +110,7 @@ def weakest_links(root: Node, cost: str = "impurity",
     return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
 
 
-def prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dict]:
+def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dict]:
     """Cut, in place, every weakest link whose g(t) is at most ``alpha``: the smallest subtree
     minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns the links examined, in order,
     as rows of a log: the node's pre-order number, test and depth, g(t), the leaves its cut
@@ -127,14 +126,6 @@ def prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dic
             break
         make_leaf(node, "ccp_alpha")
     return rows
-
-
-def make_leaf(node: Node, reason: str) -> None:
-    """Turn an internal node into a leaf, in place, recording why in ``stop_reason``."""
-    node.children, node.stop_reason = [], reason
-    node.feature = node.feature_index = node.threshold = node.score = None
-    node.category_sets = node.branch_of_code = node.branch_fractions = None
-    node.missing_branch = None
 
 
 def _fitted_copy(model):
@@ -169,13 +160,13 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
 def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     """A copy of the fitted model, pruned to the smallest subtree that minimises
     C_alpha(T) = R(T) + alpha n(T): the weakest links are cut while g(t) <= alpha
-    (:func:`prune_to_alpha`). The copy's ``pruning_log_`` lists the links in the order they
+    (the tree's own ``ccp_alpha``). The copy's ``pruning_log_`` lists the links in the order they
     are examined: the pre-order number, test and depth of the node, g(t), the leaves its cut
     removes, and the decision."""
     alpha = check_number(alpha, "alpha", low=0)
     _check_cost(model, cost)
     pruned = _fitted_copy(model)
-    rows = prune_to_alpha(pruned.tree_, alpha, cost)
+    rows = _prune_to_alpha(pruned.tree_, alpha, cost)
     pruned._layout = Layout(pruned.tree_)
     pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "depth", "g(t)",
                                                       "leaves removed", "decision"])
@@ -190,93 +181,84 @@ def _check_cost(model, cost: str) -> None:
 
 
 # ------------------------------------------------------------------ pruning on validation data
-def _validation_counts(root: Node, X: np.ndarray, y: np.ndarray,
-                       n_classes: int) -> dict[int, np.ndarray]:
-    """For every node (by ``id``), the weighted class counts of the validation rows that reach
-    it: ``X`` encoded as at fit, ``y`` class codes (-1 for a class unseen at fit). A row whose
-    tested value is missing takes the node's missing branch, else its surrogates' or majority
-    branch (CART), else every branch with its training fraction (C4.5)."""
-    counts = {}
-    stack = [(root, np.arange(len(y)), np.ones(len(y)))]
-    while stack:
-        node, rows, w = stack.pop()
-        known_class = y[rows] >= 0
-        counts[id(node)] = np.bincount(y[rows][known_class], weights=w[known_class],
-                                       minlength=n_classes)
-        if not node.children:
-            continue
-        branch = _branches(node, X, rows)
-        lost = branch < 0  # missing, or a category without a branch
-        if node.missing_branch is not None:
-            branch[lost] = node.missing_branch
-        elif node.surrogates or node.majority_branch is not None:
-            majority = -1 if node.majority_branch is None else node.majority_branch
-            branch[lost] = surrogate_sides(X.T, rows[lost], node.surrogates, majority)
-        stack.extend(zip(node.children, *zip(*_hand_down(rows, w, branch,
-                                                          node.branch_fractions))))
-    return counts
+class _Votes:
+    """What a model predicts for validation rows as its tree is changed: the pruners that judge
+    a change by accuracy judge it by the classes ``predict`` would really return.
 
+    A row's class probabilities are the sum, over the nodes where shares of it end, of share x
+    the node's prediction (:func:`dtree.tree.reach`, which follows ``predict_missing``), and its
+    class the most probable (:func:`dtree.tree.most_probable`). Without missing values a row ends
+    at one leaf, and a node's correct rows as a leaf are its rows of its majority class."""
 
-def _branches(node: Node, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The branch of each row at an internal node; -1 where its value is missing (or its
-    category has no branch there)."""
-    values = X[rows, node.feature_index]
-    missing = np.isnan(values)
-    branch = np.full(len(rows), -1)
-    if node.threshold is not None:
-        branch[~missing] = np.where(values[~missing] <= node.threshold, 0, 1)
-    else:
-        branch[~missing] = node.branch_of_code[values[~missing].astype(np.int64)]
-    return branch
+    def __init__(self, root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
+                 predict_missing: str, whole_tree: bool = True):
+        """The predictions of the tree below ``root`` (``whole_tree=False``: of the root
+        alone) for the rows of ``X`` (encoded), whose class codes are ``y`` (-1: unseen)."""
+        self.y = y
+        self.paths = {id(node): (rows, shares, ends)
+                      for node, rows, shares, ends in reach(root, X.T, predict_missing)}
+        self.proba = np.zeros((len(y), n_classes))
+        self._scratch = np.zeros((len(y), n_classes))
+        start = [(node, not node.children) for node in root.walk()] if whole_tree else [
+            (root, True)]
+        self.correct = 0
+        self.change([], start, root, apply=True)
+        self.correct = int(np.sum(most_probable(self.proba) == y))
 
-
-def _hand_down(rows: np.ndarray, w: np.ndarray, branch: np.ndarray, shares: np.ndarray,
-               smallest: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each child's rows and weights: those of its branch, and the rows without a branch
-    (-1) with their weight times the child's share, where the share exceeds ``smallest``."""
-    lost, parts = branch < 0, []
-    for b, share in enumerate(shares):
-        mine = branch == b
-        if lost.any() and share > smallest:
-            parts.append((np.concatenate([rows[mine], rows[lost]]),
-                          np.concatenate([w[mine], w[lost] * share])))
-        else:
-            parts.append((rows[mine], w[mine]))
-    return parts
-
-
-def _correct(node: Node, counts: dict) -> float:
-    """The validation weight a node gets right as a leaf, predicting its training majority
-    (the first of ``classes_`` on a tie)."""
-    return float(counts[id(node)][int(np.argmax(node.prediction))])
+    def change(self, before: list[tuple[Node, bool]], after: list[tuple[Node, bool]],
+               top: Node, apply: bool = False) -> int:
+        """How many more validation rows are right when the nodes ``before`` give way to
+        ``after`` below ``top``; each a list of (node, as a leaf): a leaf takes every share that
+        reaches it, an internal node those that stay there. ``apply`` makes the change."""
+        if id(top) not in self.paths:  # no validation row reaches it
+            return 0
+        rows = self.paths[id(top)][0]
+        for nodes, sign in ((after, 1.0), (before, -1.0)):
+            for node, as_leaf in nodes:
+                if id(node) not in self.paths:
+                    continue
+                reached, shares, ends = self.paths[id(node)]
+                kept = slice(None) if as_leaf else ends
+                np.add.at(self._scratch, reached[kept],
+                          sign * shares[kept, None] * node.prediction[None, :])
+        proba = self.proba[rows] + self._scratch[rows]
+        self._scratch[rows] = 0.0
+        gain = int(np.sum(most_probable(proba) == self.y[rows])
+                   - np.sum(most_probable(self.proba[rows]) == self.y[rows]))
+        if apply:
+            self.proba[rows] = proba
+            self.correct += gain
+        return gain
 
 
 LOG_COLUMNS = ["node", "test", "depth", "accuracy as a leaf", "accuracy split", "decision"]
 
 
-def prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray,
-                        n_classes: int) -> pd.DataFrame:
+def _prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
+                         predict_missing: str) -> pd.DataFrame:
     """Validation-based pre-pruning (Zhou 2016, sec. 4.3.1), in place: the tree is unfolded
     level by level from the root, and a node keeps its split only if the whole tree's
     validation accuracy with the node split into leaves is strictly higher than with the node
-    a leaf; otherwise it becomes a leaf (stop reason "validation"). Returns the log of the nodes
-    examined (see ``LOG_COLUMNS``)."""
-    counts = _validation_counts(root, X, y, n_classes)
+    a leaf; otherwise it becomes a leaf (stop reason "validation"). Accuracy is that of the
+    classes the model predicts (:class:`_Votes`). Returns the log of the nodes examined (see
+    ``LOG_COLUMNS``)."""
+    votes = _Votes(root, X, y, n_classes, predict_missing, whole_tree=False)
     total = max(len(y), 1)
     number = {id(node): i for i, node in enumerate(root.walk())}
-    correct = _correct(root, counts)  # the tree so far: the root alone
     rows, queue = [], [root]
     for node in queue:  # breadth first: the list grows while it is read
         if not node.children:
             continue
-        split = correct - _correct(node, counts) + sum(_correct(c, counts)
-                                                       for c in node.children)
-        keep = split > correct + 1e-12
+        before = votes.correct
+        split = [(node, False)] + [(child, True) for child in node.children]
+        gain = votes.change([(node, True)], split, node)
+        keep = gain > 0
         rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
-                     "accuracy as a leaf": correct / total, "accuracy split": split / total,
+                     "accuracy as a leaf": before / total,
+                     "accuracy split": (before + gain) / total,
                      "decision": "split" if keep else "leaf"})
         if keep:
-            correct = split
+            votes.change([(node, True)], split, node, apply=True)
             queue.extend(node.children)
         else:
             make_leaf(node, "validation")
@@ -288,8 +270,11 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
     classifier. The internal nodes are examined bottom-up, deepest level first and each level
     from left to right (Zhou's order); each is replaced by a leaf predicting its training
     majority if that raises the whole tree's accuracy on the validation data
-    (``prune_on_tie=True``: if it does not lower it). The copy's ``pruning_log_`` lists the
-    nodes examined, with the accuracy split and as a leaf, and the decision."""
+    (``prune_on_tie=True``: if it does not lower it). Accuracy is that of the classes the model
+    predicts: a validation row with a missing value is routed as ``predict`` routes it
+    (``predict_missing``), so pruning never lowers the model's validation accuracy. The
+    copy's ``pruning_log_`` lists the nodes examined, with the accuracy split and as a leaf,
+    and the decision."""
     if not isinstance(prune_on_tie, bool):
         raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
     pruned = _fitted_copy(model)
@@ -297,40 +282,30 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
         raise ValueError("reduced-error pruning counts correct answers: it needs a classifier")
     X, y = pruned._validation_matrix(X_val, y_val)
     root = pruned.tree_
-    counts = _validation_counts(root, X, y, len(pruned.classes_))
+    votes = _Votes(root, X, y, len(pruned.classes_), pruned.predict_missing)
     total = max(len(y), 1)
     number = {id(node): i for i, node in enumerate(root.walk())}
-    order, correct, parent = [root], {}, {}
-    for node in order:  # breadth first, then read backwards: deepest first
+    order = [root]
+    for node in order:  # breadth first, then deepest level first, each left to right
         order.extend(node.children)
-        parent.update((id(child), node) for child in node.children)
-    for node in reversed(order):  # the correct weight of each subtree as it stands
-        correct[id(node)] = (_correct(node, counts) if not node.children else
-                             sum(correct[id(c)] for c in node.children))
-    whole = correct[id(root)]
     rows = []
-    deepest_first = sorted(range(len(order)), key=lambda i: (-order[i].depth, i))
-    for node in (order[i] for i in deepest_first):  # each level left to right
+    for node in sorted(order, key=lambda node: -node.depth):  # a stable sort
         if not node.children:
             continue
-        as_leaf = whole - correct[id(node)] + _correct(node, counts)
-        gain = as_leaf - whole
-        prune = gain > 1e-12 or (prune_on_tie and gain >= -1e-12)
+        whole = votes.correct
+        subtree = [(u, not u.children) for u in node.walk()]
+        gain = votes.change(subtree, [(node, True)], node)
+        prune = gain > 0 or (prune_on_tie and gain == 0)
         rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
-                     "accuracy as a leaf": as_leaf / total, "accuracy split": whole / total,
+                     "accuracy as a leaf": (whole + gain) / total,
+                     "accuracy split": whole / total,
                      "decision": "leaf" if prune else "split"})
         if prune:
+            votes.change(subtree, [(node, True)], node, apply=True)
             make_leaf(node, "reduced_error")
-            correct[id(node)] = _correct(node, counts)
-            above = parent.get(id(node))
-            while above is not None:  # the subtrees above it changed
-                correct[id(above)] = sum(correct[id(c)] for c in above.children)
-                above = parent.get(id(above))
-            whole = correct[id(root)]
     pruned._layout = Layout(root)
     pruned.pruning_log_ = pd.DataFrame(rows, columns=LOG_COLUMNS)
     return pruned
-
 
 
 # ------------------------------------------------------------------ error-based pruning (C4.5)
@@ -369,6 +344,9 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
     if getattr(pruned, "classes_", None) is None:
         raise ValueError("error-based pruning counts misclassified rows: it needs a classifier")
     X, y, w = pruned._training
+    XT = X.T
+    # rows go as at fit: CART keeps at a node a row no surrogate places on a majority tie
+    routing = "stop" if pruned.missing == "surrogate" else "distribute"
     n_classes = len(pruned.classes_)
     y = y.astype(np.int64)
     number = {id(node): i for i, node in enumerate(pruned.tree_.walk())}
@@ -388,13 +366,15 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         return sum(leaf_estimate(leaf.value) for leaf in node.leaves())
 
     def split(node, rows, weights):
-        """The node's rows handed to its children; a missing value goes to every child with
-        the share of the known weight among these rows (J48's resetDistribution)."""
-        branch = _branches(node, X, rows)
-        known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0],
+        """The node's rows handed to its children as the tree was grown (missing-value
+        branch, surrogates); a row spread over the branches goes to each with the share of the
+        placed weight among these rows (J48's resetDistribution)."""
+        branch = branches(node, XT, rows, routing)
+        placed = branch >= 0
+        known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))
         shares = known / known.sum() if known.sum() > 0 else known
-        return _hand_down(rows, weights, branch, shares, smallest=1e-6), shares
+        return hand_down(branch, rows, weights, shares, smallest=1e-6), shares
 
     def branch_estimate(node, rows, weights) -> float:
         """The estimated errors of the subtree below ``node`` on these rows."""
@@ -408,18 +388,20 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         return total
 
     def redistribute(node, rows, weights) -> None:
-        """The subtree's statistics from ``rows`` (after a branch was raised into its place)."""
-        stack = [(node, rows, weights)]
+        """The subtree's statistics from ``rows`` (after a branch was raised into its place);
+        a node no row reaches predicts like its parent, as an empty branch does."""
+        stack = [(node, rows, weights, node.prediction)]
         while stack:
-            node, rows, weights = stack.pop()
+            node, rows, weights, above = stack.pop()
             node.value = counts(rows, weights)
             node.weighted_n_samples = float(weights.sum())
             node.n_samples = len(rows)
-            if node.weighted_n_samples > 0:
-                node.prediction = node.value / node.weighted_n_samples
+            node.prediction = (node.value / node.weighted_n_samples
+                               if node.weighted_n_samples > 0 else above)
             if node.children:
                 parts, node.branch_fractions = split(node, rows, weights)
-                stack.extend(zip(node.children, *zip(*parts)))
+                stack.extend((child, *part, node.prediction)
+                             for child, part in zip(node.children, parts))
 
     def decide(node, rows, weights) -> bool:
         """Prune one node whose subtrees are pruned; True if a branch was raised into its
@@ -436,13 +418,7 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
             return False
         if as_branch <= as_tree + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
-            raised = node.children[largest]
-            for field in ("feature", "feature_index", "threshold", "category_sets",
-                          "branch_of_code", "missing_branch", "surrogates", "majority_branch",
-                          "score", "children"):
-                setattr(node, field, getattr(raised, field))
-            if not node.children:
-                node.stop_reason = raised.stop_reason
+            raise_branch(node, node.children[largest])
             redistribute(node, rows, weights)
             return True
         rows_log.append({**entry, "decision": "keep"})

@@ -1,4 +1,5 @@
-"""The tree itself: `Node`, traversal, and prediction, with the strategies for missing values."""
+"""The tree itself: `Node`, traversal, the routing rule (which branch a row takes at a node),
+prediction with the strategies for missing values, and the edits the grower and pruners make."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,11 +8,16 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import kernels
+from .surrogates import surrogate_sides
 
-__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values"]
+__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "hand_down",
+           "reach", "most_probable", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
+#: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
+#: the row stays at the node
+SPREAD, STAY = -1, -2
 
 
 @dataclass(eq=False, repr=False)
@@ -30,7 +36,9 @@ class Node:
     the child that holds the rows whose value was missing (``missing="branch"``), or None.
     A CART node has ``surrogates`` (:class:`dtree.surrogates.Surrogate`, best first), which
     place a row whose tested value is missing, and ``majority_branch``, where such a row goes
-    when no surrogate can place it (None: no rule; the row then follows every branch).
+    when no surrogate can place it (None: the split sent equal weight both ways, and the row
+    stays at the node, as in rpart). Which branch a row takes is decided in one place,
+    :func:`branches`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -118,6 +126,126 @@ def _rebuild(states: list[dict]) -> Node:
     return nodes[0]
 
 
+# ------------------------------------------------------------------ the routing rule
+def value_branches(node: Node, XT: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The branch of each row's tested value at an internal node: 0 if ``value <= threshold``,
+    else 1; for a category, the branch of its code. SPREAD where the value is missing (NaN) or
+    its category has no branch there. ``XT`` holds the encoded data column by column (one row
+    per feature), ``rows`` the columns to read."""
+    values = XT[node.feature_index, rows]
+    known = ~np.isnan(values)
+    branch = np.full(len(rows), SPREAD)
+    if node.threshold is not None:
+        branch[known] = values[known] > node.threshold
+    else:
+        branch[known] = node.branch_of_code[values[known].astype(np.int64)]
+    return branch
+
+
+def branches(node: Node, XT: np.ndarray, rows: np.ndarray,
+             predict_missing: str = "distribute") -> np.ndarray:
+    """Which branch each row takes at an internal node: the library's one routing rule, which
+    the grower, the pruners and (compiled) :func:`dtree.kernels.predict_rows` follow.
+
+    A row goes by its tested value (:func:`value_branches`). Without one (missing, or a category
+    with no branch here) it takes the node's missing-value branch if there is one; else the
+    first surrogate split that can place it (CART); else the majority branch; else, as
+    ``predict_missing`` says, the branch of largest training fraction ("most_frequent"), every
+    branch (SPREAD, "distribute"; Quinlan 1993, ch. 3) or none: it stays at the node (STAY,
+    "stop"; rpart's rule when the majority is a tie)."""
+    branch = value_branches(node, XT, rows)
+    lost = branch == SPREAD
+    if not lost.any():
+        return branch
+    if node.missing_branch is not None:
+        branch[lost] = node.missing_branch
+        return branch
+    unplaced = node.majority_branch
+    if unplaced is None:
+        unplaced = (SPREAD if predict_missing == "distribute" else STAY
+                    if predict_missing == "stop" else most_frequent_branch(node.branch_fractions))
+    branch[lost] = surrogate_sides(XT, rows[lost], node.surrogates, unplaced)
+    return branch
+
+
+def most_frequent_branch(fractions: np.ndarray) -> int:
+    """The branch with the largest training fraction: the first within round-off of it
+    (``dtree.grow.TIE_TOLERANCE``)."""
+    values = fractions.tolist()
+    largest = max(values)
+    return next(b for b, f in enumerate(values) if f >= largest - (1e-12 + 1e-9 * largest))
+
+
+def hand_down(branch: np.ndarray, rows: np.ndarray, weights: np.ndarray, shares: np.ndarray,
+              smallest: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each child's rows and weights, given each row's ``branch`` (:func:`branches`): the rows
+    of its branch, and the SPREAD rows with their weight times the child's share, where the
+    share exceeds ``smallest`` (C4.5's fractional rows; Zhou 2016, sec. 4.4.2). A STAY row goes
+    to no child."""
+    spread, parts = branch == SPREAD, []
+    for b, share in enumerate(shares):
+        mine = branch == b
+        if spread.any() and share > smallest:
+            parts.append((np.concatenate([rows[mine], rows[spread]]),
+                          np.concatenate([weights[mine], weights[spread] * share])))
+        else:
+            parts.append((rows[mine], weights[mine]))
+    return parts
+
+
+def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute",
+          ) -> Iterator[tuple[Node, np.ndarray, np.ndarray, np.ndarray]]:
+    """Where the rows of ``XT`` (encoded, one column per row) go in the tree, as prediction
+    sends them: for every node reached (parents first), the rows that reach it, the share of
+    each row's weight that does, and whether that share ends there (always at a leaf; at an
+    internal node for a row that stays, :data:`STAY`). A row's prediction is the sum, over the
+    nodes where its shares end, of share x the node's prediction."""
+    n = XT.shape[1]
+    stack = [(root, np.arange(n), np.ones(n))]
+    while stack:
+        node, rows, weights = stack.pop()
+        if not node.children:
+            yield node, rows, weights, np.ones(len(rows), dtype=bool)
+            continue
+        branch = branches(node, XT, rows, predict_missing)
+        yield node, rows, weights, branch == STAY
+        parts = hand_down(branch, rows, weights, node.branch_fractions)
+        stack.extend((child, *part) for child, part in zip(reversed(node.children),
+                                                           reversed(parts)) if len(part[0]))
+
+
+def most_probable(proba: np.ndarray) -> np.ndarray:
+    """Each row's most probable class (its column in ``proba``): the first of those within
+    round-off (1e-9) of the largest, so that a tie is a tie however the sum was ordered."""
+    largest = proba.max(axis=1, keepdims=True)
+    return np.argmax(proba >= largest - 1e-9, axis=1)
+
+
+# ------------------------------------------------------------------ editing a tree
+def make_leaf(node: Node, reason: str) -> None:
+    """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. Used by the
+    grower and on the pruners' copies, before a model lays the tree out."""
+    node.children, node.stop_reason = [], reason
+    node.feature = node.feature_index = node.threshold = node.score = None
+    node.category_sets = node.branch_of_code = node.branch_fractions = None
+    node.missing_branch = node.majority_branch = None
+    node.surrogates = ()
+
+
+#: what a node's test is made of, taken over whole when a branch is raised into its place
+TEST_FIELDS = ("feature", "feature_index", "threshold", "category_sets", "branch_of_code",
+               "missing_branch", "surrogates", "majority_branch", "score", "children",
+               "branch_fractions", "stop_reason")
+
+
+def raise_branch(node: Node, child: Node) -> None:
+    """Put ``child``'s test and subtree in ``node``'s place, in place (C4.5's subtree raising;
+    Quinlan 1993, ch. 4). The node keeps its own statistics; the caller hands its rows down
+    again."""
+    for name in TEST_FIELDS:
+        setattr(node, name, getattr(child, name))
+
+
 def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
     """Each row's prediction (class probabilities or mean): that of the leaf it reaches, or a
     weighted mix of leaves.
@@ -182,7 +310,8 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     per surrogate its feature, whether reversed, where its category map starts and ends, and
     its threshold. One pass over the nodes."""
     nodes, first_child, fractions = [root], [], [[1.0]]
-    feature, threshold, n_children, maps, code_bounds, missing_child = [], [], [], [], [], []
+    feature, threshold, n_children, maps, code_bounds = [], [], [], [], []
+    missing_child, frequent_child = [], []
     surrogates, surrogate_table, surrogate_threshold = [0], [], []
     offset = 0  # where the next category map starts in the concatenated maps
 
@@ -203,6 +332,8 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         code_bounds.append(add_map(node.branch_of_code))
         detour = node.majority_branch if node.missing_branch is None else node.missing_branch
         missing_child.append(-1 if detour is None or not node.children else detour)
+        frequent_child.append(missing_child[-1] if detour is not None or not node.children
+                              else most_frequent_branch(node.branch_fractions))
         if node.children:
             fractions.append(node.branch_fractions)
         for surrogate in node.surrogates if node.children else ():
@@ -213,31 +344,12 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         surrogates.append(len(surrogate_table))
     first_child, n_children = np.array(first_child), np.array(n_children)
     fractions, missing_child = np.concatenate(fractions), np.array(missing_child)
-    frequent_child = np.full(len(nodes), -1)
-    frequent_child[n_children > 0] = _most_frequent(fractions, first_child, n_children)
-    frequent_child = np.where(missing_child >= 0, missing_child, frequent_child)
     table = np.column_stack([np.array(feature), first_child, np.array(code_bounds)])
     runs = np.array(surrogates)
     return (table, np.array(threshold, dtype=float),
             np.concatenate([np.zeros(0, np.int64)] + maps), n_children, fractions,
-            missing_child, frequent_child,
+            missing_child, np.array(frequent_child),
             np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
             np.column_stack([runs[:-1], runs[1:]]),
             np.array(surrogate_table, dtype=np.int64).reshape(-1, 4),
             np.array(surrogate_threshold, dtype=float))
-
-
-def _most_frequent(fractions: np.ndarray, first_child: np.ndarray,
-                   n_children: np.ndarray) -> np.ndarray:
-    """For each internal node (in order), the branch with the largest training fraction: the
-    first whose fraction is within round-off of the largest (``dtree.grow.TIE_TOLERANCE``).
-    ``fractions[first_child[i]:first_child[i] + n_children[i]]`` are node i's children's, and
-    these runs follow each other, the internal nodes' children making up nodes 1, 2, ..."""
-    internal = n_children > 0
-    if not internal.any():
-        return np.zeros(0, np.int64)
-    start, size = first_child[internal], n_children[internal]
-    largest = np.maximum.reduceat(fractions, start)
-    near = fractions[1:] >= np.repeat(largest - (1e-12 + 1e-9 * largest), size)
-    position = np.where(near, np.arange(len(near)), len(near))  # node k + 1 at position k
-    return np.minimum.reduceat(position, start - 1) - (start - 1)

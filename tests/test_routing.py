@@ -1,0 +1,259 @@
+"""The routing rule (dtree.tree.branches): predict, the grower and every pruner send a row the
+same way; a tree's leaves describe the rows the model sends there; pruners judge by the
+classes the model really predicts; and no public function leaves a model whose methods
+describe different trees."""
+from __future__ import annotations
+
+import pickle
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import dtree
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
+from dtree.pruning import (prune_cost_complexity, prune_error_based, prune_pessimistic,
+                           prune_reduced_error)
+from dtree.tree import STAY, Layout, reach
+
+CATEGORIES = ["a", "b", "c"]
+
+
+def random_data(seed: int, n: int = 60, missing: float = 0.15, classes: int = 3):
+    """Two numeric columns and a categorical one, each with missing values; a noisy class."""
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.normal(size=n).round(2), rng.integers(0, 6, n).astype(float)
+    colour = rng.integers(0, 3, n)
+    label = (x1 > 0).astype(int) + (colour == 1) + (x2 > 3)
+    label = np.where(rng.random(n) < 0.2, rng.integers(0, classes, n), label % classes)
+    encoded = np.column_stack([x1, x2, colour.astype(float)])
+    encoded[rng.random((n, 3)) < missing] = np.nan
+    X = pd.DataFrame({"x1": encoded[:, 0], "x2": encoded[:, 1], "colour": pd.Categorical(
+        [None if np.isnan(c) else CATEGORIES[int(c)] for c in encoded[:, 2]],
+        categories=CATEGORIES)})
+    return X, np.array(list("pqr"))[label], encoded  # encoded: as the model encodes X
+
+
+ESTIMATORS = {
+    "ID3 fractional": lambda: ID3Classifier(missing="fractional"),
+    "C4.5": lambda: C45Classifier(),
+    "C4.5 branch": lambda: C45Classifier(missing="branch"),
+    "J48": lambda: C45Classifier(variant="j48", min_samples_leaf=2),
+    "CART": lambda: CARTClassifier(),
+    "CART leaf 3": lambda: CARTClassifier(min_samples_leaf=3, max_surrogates=1),
+}
+PRUNERS = {
+    "none": lambda model, X, y: model,
+    "cost-complexity": lambda model, X, y: prune_cost_complexity(model, 0.01),
+    "pessimistic": lambda model, X, y: prune_pessimistic(model),
+    "reduced-error": lambda model, X, y: prune_reduced_error(model, X, y),
+    "error-based": lambda model, X, y: prune_error_based(model),
+}
+
+
+def fit(name: str, X, y):
+    model = ESTIMATORS[name]()
+    if name == "ID3 fractional":  # ID3 reads every column as categories: keep the categorical
+        X = X[["colour"]]
+    return model.fit(X, y), X
+
+
+def routing_at_fit(model) -> str:
+    """How the grower sent a row it could not place: CART keeps it at the node, C4.5 spreads
+    it over the branches."""
+    return "stop" if isinstance(model, CARTClassifier) else "distribute"
+
+
+def mixture(model, encoded: np.ndarray, predict_missing: str) -> np.ndarray:
+    """Each row's prediction from the plain routing rule: share x prediction, summed over the
+    nodes where the row's shares end."""
+    out = np.zeros((len(encoded), len(model.tree_.prediction)))
+    for node, rows, shares, ends in reach(model.tree_, encoded.T, predict_missing):
+        out[rows[ends]] += shares[ends, None] * node.prediction
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("pruner", PRUNERS)
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_plain_and_compiled_routing_agree(name, pruner, seed):
+    X, y, encoded = random_data(seed)
+    model, X = fit(name, X, y)
+    encoded = encoded[:, -X.shape[1]:]
+    pruned = PRUNERS[pruner](model, X, y)
+    strategies = ["stop"] if isinstance(model, CARTClassifier) else [
+        "distribute", "most_frequent", "stop"]
+    for strategy in strategies:
+        pruned.set_params(**({} if isinstance(model, CARTClassifier) else
+                             {"predict_missing": strategy}))
+        np.testing.assert_allclose(pruned.predict_proba(X), mixture(pruned, encoded, strategy),
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("pruner", PRUNERS)
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_leaves_hold_the_rows_the_model_sends_there(name, pruner, seed):
+    # every node's class counts are those of the training rows the model routes to it, so the
+    # leaves (and, in CART, the rows staying at a majority tie) add up to the training weight
+    X, y, encoded = random_data(seed)
+    model, X = fit(name, X, y)
+    encoded = encoded[:, -X.shape[1]:]
+    pruned = PRUNERS[pruner](model, X, y)
+    codes = np.searchsorted(pruned.classes_, y)
+    held = 0.0
+    for node, rows, shares, ends in reach(pruned.tree_, encoded.T, routing_at_fit(pruned)):
+        counts = np.bincount(codes[rows], weights=shares, minlength=len(pruned.classes_))
+        np.testing.assert_allclose(node.value, counts, atol=1e-9)
+        held += shares[ends].sum()
+    assert held == pytest.approx(len(y))
+    leaves = sum(leaf.weighted_n_samples for leaf in pruned.tree_.leaves())
+    if not isinstance(pruned, CARTClassifier):
+        assert leaves == pytest.approx(len(y))
+
+
+def test_the_missing_branch_keeps_its_rows_through_subtree_raising():
+    # issue 14's example: the pruner's hand-down once ignored the missing-value branch, which
+    # then looked empty (an estimate of 0 errors), was raised, and lost two rows
+    X = pd.DataFrame({"num": [.126, -.132, .64, .105, -.536, .362, np.nan, .947, np.nan,
+                              -1.265],
+                      "cat": ["red", None, "blue", None, "green", None, "green", "red", None,
+                              None]})
+    y = ["yes"] * 8 + ["no", "no"]
+    model = C45Classifier(missing="branch").fit(X, y)
+    pruned = prune_error_based(model)
+    assert sum(leaf.weighted_n_samples for leaf in pruned.tree_.leaves()) == 10
+    for leaf in pruned.tree_.leaves():
+        assert leaf.value.sum() == leaf.weighted_n_samples
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("name", ["C4.5", "ID3 fractional", "CART", "J48"])
+def test_reduced_error_pruning_never_lowers_validation_accuracy(name, seed):
+    X, y, _ = random_data(seed, n=80)
+    X_val, y_val, _ = random_data(seed + 1000, n=40, missing=0.3)
+    model, X = fit(name, X, y)
+    X_val = X_val[X.columns]
+    for tie in (False, True):
+        pruned = prune_reduced_error(model, X_val, y_val, prune_on_tie=tie)
+        before, after = model.score(X_val, y_val), pruned.score(X_val, y_val)
+        assert after >= before - 1e-12
+        log = pruned.pruning_log_
+        final = np.where(log["decision"] == "leaf", log["accuracy as a leaf"],
+                         log["accuracy split"])
+        assert final[-1] == pytest.approx(after)  # the log reports the real accuracy
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pre_pruning_reports_the_accuracy_it_reaches(seed):
+    X, y, _ = random_data(seed, n=80)
+    X_val, y_val, _ = random_data(seed + 1000, n=40, missing=0.3)
+    model = C45Classifier().fit(X, y, validation_data=(X_val, y_val))
+    log = model.pruning_log_
+    kept = log.loc[log["decision"] == "split", "accuracy split"]
+    reached = kept.iloc[-1] if len(kept) else log["accuracy as a leaf"].iloc[0]
+    assert model.score(X_val, y_val) == pytest.approx(reached)
+
+
+# --- CART: min_samples_leaf counts the known values; a majority tie keeps its rows ----------
+
+def test_cart_min_samples_leaf_counts_rows_with_a_known_value():
+    # a = 1..8 and four rows without a. With min_samples_leaf=3, the cuts that leave three known
+    # values on each side are 3.5, 4.5 and 5.5; only a = 1 is class 1, so 3.5 (left Gini
+    # 3 x 4/9 = 4/3) beats 4.5 (4 x 3/8 = 3/2) and 5.5. The missing rows go the majority way,
+    # right (5 known rows against 3): leaves of 3 and 5 + 4 rows
+    X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6, 7, 8, None, None, None, None]}, dtype=float)
+    y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    for model in (CARTClassifier(min_samples_leaf=3), CARTRegressor(min_samples_leaf=3)):
+        model.fit(X, y)
+        assert model.tree_.threshold == 3.5
+        assert [leaf.n_samples for leaf in model.tree_.leaves()] == [3, 9]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_cart_min_samples_leaf_holds_for_the_known_values(seed):
+    X, y, encoded = random_data(seed, n=200)
+    model = CARTClassifier(min_samples_leaf=7).fit(X, y)
+    for node, rows, shares, ends in reach(model.tree_, encoded.T, "stop"):
+        if node.children:
+            column = encoded[rows, node.feature_index]
+            known = column[~np.isnan(column)]
+            if node.threshold is not None:
+                sides = known > node.threshold
+            else:
+                sides = node.branch_of_code[known.astype(int)] == 1
+            assert min(sides.sum(), (~sides).sum()) >= 7
+
+
+def test_a_majority_tie_keeps_the_rows_at_the_node():
+    # issue 14's example: x known for 3, 4, 5, 6 and missing in two rows; the root sends two
+    # known rows each way, so there is no majority: the two rows stay at the root (rpart), and
+    # the fully grown tree fits every row whose x is known; the others get the root's mean 3.5
+    X = pd.DataFrame({"x": [np.nan, np.nan, 3, 4, 5, 6]})
+    model = CARTRegressor().fit(X, [1, 2, 3, 4, 5, 6])
+    np.testing.assert_allclose(model.predict(X), [3.5, 3.5, 3, 4, 5, 6])
+    assert model.tree_.majority_branch is None
+    assert [child.weighted_n_samples for child in model.tree_.children] == [2, 2]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("make", [CARTClassifier, CARTRegressor])
+def test_a_fully_grown_cart_fits_every_row_with_known_values(make, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.permutation(60 * 3).reshape(60, 3).astype(float)  # distinct values
+    X[rng.random(X.shape) < 0.2] = np.nan
+    y = rng.integers(0, 3, 60)
+    model = make().fit(X, y)
+    known = ~np.isnan(X).any(axis=1)
+    np.testing.assert_allclose(model.predict(X[known]), y[known])
+
+
+# --- no public function leaves a model whose methods describe different trees -------------
+
+def _public_functions() -> set:
+    modules = [dtree, dtree.pruning, dtree.tree, dtree.grow, dtree.export, dtree.plot,
+               dtree.surrogates, dtree.splits, dtree.impurity]
+    found = (getattr(module, name) for module in modules for name in module.__all__)
+    return {f for f in found if callable(f) and not isinstance(f, type)}
+
+
+def test_no_public_function_changes_a_fitted_tree():
+    # prune_to_alpha once pruned a model's tree in place, and predict kept answering with the
+    # unpruned tree it had laid out at fit; in-place edits are now the library's own
+    X, y, encoded = random_data(0)
+    model = CARTClassifier().fit(X, y)
+    model.predict(X)
+    before = pickle.dumps(model.tree_)
+    rows = np.arange(len(y))
+    calls = {
+        dtree.tree.most_probable: lambda: dtree.tree.most_probable(model.predict_proba(X)),
+        dtree.cost_complexity_path: lambda: dtree.cost_complexity_path(model),
+        dtree.pruning.cost_complexity_steps: lambda: dtree.pruning.cost_complexity_steps(model),
+        dtree.pruning.weakest_links: lambda: dtree.pruning.weakest_links(model.tree_),
+        dtree.prune_cost_complexity: lambda: dtree.prune_cost_complexity(model, 0.05),
+        dtree.prune_reduced_error: lambda: dtree.prune_reduced_error(model, X, y),
+        dtree.prune_error_based: lambda: dtree.prune_error_based(model),
+        dtree.prune_pessimistic: lambda: dtree.prune_pessimistic(model),
+        dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_, encoded),
+        dtree.tree.branches: lambda: dtree.tree.branches(model.tree_, encoded.T, rows),
+        dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
+        dtree.export_text: lambda: dtree.export_text(model),
+        dtree.leaf_table: lambda: dtree.leaf_table(model),
+        dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_,
+                                                                      model.classes_),
+        dtree.plot_tree: lambda: plt.close(dtree.plot_tree(model).figure),
+    }
+    for function, call in calls.items():
+        call()
+        assert pickle.dumps(model.tree_) == before, function.__name__
+        np.testing.assert_array_equal(model.predict_proba(X),
+                                      Layout(model.tree_).predict(encoded, "stop"))
+    # the other public functions take no fitted tree: numbers and arrays, or they grow a new one
+    takes_no_tree = {dtree.tree.hand_down, dtree.grow.grow, dtree.pruning.added_errors,
+                     dtree.splits.candidate_splits, dtree.best_threshold,
+                     dtree.surrogates.find_surrogates, dtree.surrogates.majority_side,
+                     dtree.surrogates.surrogate_sides, dtree.entropy, dtree.gini,
+                     dtree.misclassification, dtree.info_gain, dtree.intrinsic_value,
+                     dtree.gain_ratio, dtree.gini_index}
+    assert _public_functions() == set(calls) | takes_no_tree
