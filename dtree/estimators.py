@@ -534,7 +534,9 @@ class CARTClassifier(_CART, _TreeClassifier):
     min_samples_split
         A node with fewer rows is a leaf.
     min_samples_leaf
-        Each side of a split needs at least this many rows.
+        Each side of a split needs at least this many rows with a known value of the tested
+        attribute (rpart's ``minbucket``, which counts them only); the rows that surrogates
+        then send to a side come on top.
     min_impurity_decrease
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).
