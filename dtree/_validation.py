@@ -39,13 +39,15 @@ def check_integer(value, name: str, minimum: int, allow_none: bool = False) -> i
 
 
 def check_number(value, name: str, low: float, high: float = np.inf,
-                 low_open: bool = False) -> float:
-    """``value`` as a float in [low, high] (or (low, high] if ``low_open``); not a boolean, not NaN.
-    """
-    expected = f"{name} must be a number in {'(' if low_open else '['}{low:g}, {high:g}]"
+                 low_open: bool = False, high_open: bool = False) -> float:
+    """``value`` as a float in [low, high] (an end ``low_open`` or ``high_open`` excluded); not
+    a boolean, not NaN."""
+    expected = (f"{name} must be a number in {'(' if low_open else '['}{low:g}, "
+                f"{high:g}{')' if high_open else ']'}")
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{expected}, got {value!r}")
-    if not ((low < value) if low_open else (low <= value)) or not value <= high:
+    if not ((low < value) if low_open else (low <= value)) or not (
+            (value < high) if high_open else (value <= high)):
         raise ValueError(f"{expected}, got {value!r}")
     return float(value)
 

@@ -21,13 +21,15 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
-from .pruning import PruningPath, _prune_on_validation, _prune_to_alpha, weakest_links
+from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
+                      _prune_to_alpha, _reduced_error, weakest_links)
 from .tree import PREDICT_MISSING, Layout, Node, most_probable
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
@@ -162,8 +164,11 @@ class _Tree(BaseEstimator):
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
         tree = self._finish(tree)
-        log = None
+        log = self._post_prune(tree, classes, *training)
         if validation_data is not None:
+            if log is not None:
+                raise ValueError(f"validation_data pre-prunes the tree: pruning="
+                                 f"{self.pruning!r} would prune it again; choose one")
             log = self._prune_on_validation(tree, features, classes, validation_data)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
@@ -172,12 +177,21 @@ class _Tree(BaseEstimator):
             self.classes_ = classes
         self._features, self.tree_, self._layout = (
             features, tree, Layout(tree))  # the tree laid out once, for predict
-        self._training = training  # the encoded rows, targets and weights, for the pruners
-        if log is None:
-            self.__dict__.pop("pruning_log_", None)  # from an earlier fit
-        else:
+        for earlier in ("pruning_log_", "pruned_by_"):  # from an earlier fit or pruner
+            self.__dict__.pop(earlier, None)
+        if log is not None:
             self.pruning_log_ = log
         return self
+
+    def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
+                    w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
+        """Prune the grown tree in place as the ``pruning`` parameter says; returns the log
+        (None: no pruning). Only the classifiers that take ``pruning`` prune here."""
+        return None
+
+    def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
+        """The training rows held out of growing, for ``pruning="reduced_error"`` (or None)."""
+        return None
 
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes,
                              validation_data) -> pd.DataFrame:
@@ -186,7 +200,7 @@ class _Tree(BaseEstimator):
     def _grow(self, X, y, sample_weight):
         """Check everything and grow the tree; returns it, the features, X's table (for
         validate_data), the classes (None for a regressor) and the encoded training rows, their
-        targets and weights. Nothing is stored."""
+        targets, weights and the rows held out of growing (or None). Nothing is stored."""
         stopping, rules = self._check_params(), self._split_rules()
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
@@ -200,8 +214,10 @@ class _Tree(BaseEstimator):
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
-        tree = grow(matrix, features, targets, n_classes, w, rules, stopping, priority)
-        return tree, features, table, classes, (matrix, targets, w)
+        holdout = self._holdout(targets)
+        grown = w if holdout is None else np.where(holdout, 0.0, w)  # weight 0: left out
+        tree = grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
+        return tree, features, table, classes, (matrix, targets, w, holdout)
 
     def _predict_values(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities or mean: the leaf (or leaves) it reaches.
@@ -214,9 +230,17 @@ class _Tree(BaseEstimator):
         validate_data(self, table, reset=False, skip_check_array=True)
         matrix = encode_columns(columns, self._features, table)
         self._check_missing(matrix, self._features, columns)
-        # the layout made at fit, unless tree_ is no longer that tree
-        layout = self._layout if self._layout.root is self.tree_ else Layout(self.tree_)
-        return layout.predict(matrix, self.predict_missing)
+        if self._layout.root is not self.tree_:  # a pruner's copy: lay its tree out once
+            self._layout = Layout(self.tree_)
+        return self._layout.predict(matrix, self.predict_missing)
+
+    def __repr__(self, N_CHAR_MAX: int = 700) -> str:
+        """The parameters, as scikit-learn shows them, and for a pruner's result the pruning
+        that they do not describe (``pruned_by_``), which ``clone()`` does not keep."""
+        text = super().__repr__(N_CHAR_MAX)
+        if hasattr(self, "pruned_by_"):
+            text += f"  # pruned by {self.pruned_by_}: a fitted result, not a configuration"
+        return text
 
     def get_depth(self) -> int:
         """Depth of the tree: the number of tests on its longest path (a lone leaf has depth 0)."""
@@ -254,27 +278,32 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         """Pre-prune the grown tree in place on ``(X_val, y_val)``; returns the log."""
         if not (isinstance(validation_data, (tuple, list)) and len(validation_data) == 2):
             raise ValueError("validation_data must be a pair (X_val, y_val)")
-        X_val, y_val = self._validation_matrix(*validation_data, features, classes)
+        X_val, y_val = self._encode(*validation_data, features, classes)
         return _prune_on_validation(tree, X_val, y_val, len(classes), self.predict_missing)
 
-    def _validation_matrix(self, X_val, y_val, features: list[Feature] | None = None,
-                           classes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Validation rows encoded as at fit (the fitted model's, unless ``features`` and
-        ``classes`` are given), and their class codes (-1 for a class unseen at fit)."""
-        features = self._features if features is None else features
-        classes = self.classes_ if classes is None else classes
+    def encode(self, X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Rows as the fitted tree reads them, for a pruner (:mod:`dtree.pruning`): X as a
+        matrix, one column per feature (numbers as they are, a category as its code, NaN where
+        a value is missing or a category unseen at fit), and y as class codes (the position in
+        ``classes_``, -1 for a class unseen at fit)."""
+        check_is_fitted(self, "tree_")
+        return self._encode(X, y, self._features, self.classes_)
+
+    def _encode(self, X_val, y_val, features: list[Feature],
+                classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``encode`` with the given features and classes (also inside fit, before the fitted
+        attributes exist)."""
         names, columns, table = table_columns(X_val)
         expected = [f.name for f in features]
         if names != expected and not (isinstance(table, np.ndarray) and len(names) ==
                                       len(expected)):
-            raise ValueError(f"the validation X has columns {names}, not those of X: "
+            raise ValueError(f"X has columns {names}, not those the model was fitted on: "
                              f"{expected}")
         matrix = encode_columns(columns, features, table)
         self._check_missing(matrix, features, columns)
         labels = as_array(_labels_1d(y_val))
         if len(labels) != len(matrix):
-            raise ValueError(f"the validation X has {len(matrix)} rows but y has "
-                             f"{len(labels)} labels")
+            raise ValueError(f"X has {len(matrix)} rows but y has {len(labels)} labels")
         position = {label: code for code, label in enumerate(classes.tolist())}
         return matrix, np.array([position.get(label, -1) for label in labels.tolist()])
 
@@ -290,7 +319,51 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         return self.classes_[most_probable(proba)]
 
 
-class ID3Classifier(_TreeClassifier):
+class _Pruned(_TreeClassifier):
+    """A classifier whose ``pruning`` parameter prunes the tree at the end of ``fit``, so that
+    ``clone()``, cross-validation and grid search keep the pruning (ID3 and C4.5; CART has
+    ``ccp_alpha``). The parameters are documented in :class:`C45Classifier`."""
+
+    def _check_params(self) -> StoppingRules:
+        _check_option(self.pruning, "pruning", (None, *PRUNERS))
+        check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
+        check_number(self.z, "z", low=0)
+        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
+                     low_open=True, high_open=True)
+        for name in ("subtree_raising", "prune_on_tie"):
+            _check_option(getattr(self, name), name, (True, False))
+        check_random_state(self.random_state)
+        return super()._check_params()
+
+    def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
+        """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
+        ``random_state`` (a stratified split, as Weka's J48 ``-R``)."""
+        if self.pruning != "reduced_error":
+            return None
+        rng, holdout = check_random_state(self.random_state), np.zeros(len(targets), bool)
+        for code in np.unique(targets):
+            rows = rng.permutation(np.flatnonzero(targets == code))
+            holdout[rows[:round(len(rows) * self.validation_fraction)]] = True
+        if holdout.all():
+            raise ValueError(f"validation_fraction={self.validation_fraction} holds out every "
+                             "row: none is left to grow the tree on")
+        return holdout
+
+    def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
+                    w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
+        codes = targets.astype(np.int64)
+        if self.pruning == "error_based":
+            training = (matrix.T, codes, w) if self.subtree_raising else None
+            return _error_based(tree, training, len(classes), self.confidence, "distribute")
+        if self.pruning == "pessimistic":
+            return _pessimistic(tree, self.z, "top_down")
+        if self.pruning == "reduced_error":
+            return _reduced_error(tree, matrix[holdout], codes[holdout], len(classes),
+                                  self.predict_missing, self.prune_on_tie)
+        return None
+
+
+class ID3Classifier(_Pruned):
     """ID3 (Quinlan 1986): multiway splits chosen by information gain.
 
     Every column is categorical, numbers included (each distinct value is a branch); an attribute
@@ -324,6 +397,8 @@ class ID3Classifier(_TreeClassifier):
         class distributions; "most_frequent" takes the branch that held the most training
         weight at the node (the most frequent value among its rows; the first on a tie);
         "stop" answers with the node's own class distribution. It may be changed after fit.
+    pruning, confidence, subtree_raising, z, validation_fraction, prune_on_tie, random_state
+        Pruning at the end of ``fit``, as in :class:`C45Classifier`.
     """
 
     _criterion = "info_gain"
@@ -333,7 +408,10 @@ class ID3Classifier(_TreeClassifier):
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
                  tie_break: str | Sequence[str] = "first", missing: str = "error",
-                 predict_missing: str = "distribute"):
+                 predict_missing: str = "distribute", pruning: str | None = None,
+                 confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
+                 validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
+                 random_state: int | np.random.RandomState | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
@@ -341,9 +419,16 @@ class ID3Classifier(_TreeClassifier):
         self.tie_break = tie_break
         self.missing = missing
         self.predict_missing = predict_missing
+        self.pruning = pruning
+        self.confidence = confidence
+        self.subtree_raising = subtree_raising
+        self.z = z
+        self.validation_fraction = validation_fraction
+        self.prune_on_tie = prune_on_tie
+        self.random_state = random_state
 
 
-class C45Classifier(_TreeClassifier):
+class C45Classifier(_Pruned):
     """C4.5 (Quinlan 1993) as Zhou (2016, sec. 4.3-4.4) teaches it: gain ratio, thresholds on
     numeric attributes, fractional weights for missing values.
 
@@ -414,6 +499,18 @@ class C45Classifier(_TreeClassifier):
     criterion
         "gain_ratio" (C4.5) ranks the attributes by gain ratio; "info_gain" by information
         gain, with the same thresholds: the tree of Zhou (2016), sec. 4.4.1, fig. 4.8.
+    pruning
+        How ``fit`` prunes the grown tree (:mod:`dtree.pruning`; ``pruning_log_`` then lists
+        the nodes examined). None: not at all. "error_based": C4.5's pruning, with
+        ``confidence`` (J48's ``-C``) and ``subtree_raising`` (J48's default; ``-S`` turns it
+        off). "pessimistic": Quinlan's (1987), top-down, a node pruned if e(t) + 1/2 <= E +
+        ``z`` SE. "reduced_error": the tree is grown on the rest of the training rows and
+        pruned on ``validation_fraction`` of each class's rows, drawn with ``random_state``
+        (as J48 ``-R``), a node pruned if that raises the accuracy there (``prune_on_tie``:
+        if it does not lower it). Being parameters, these survive ``clone()``: cross-validation
+        and grid search measure the pruned tree. :meth:`j48` gives Weka's default J48.
+    confidence, subtree_raising, z, validation_fraction, prune_on_tie, random_state
+        The pruners' settings, as above; each is used only by the pruning that names it.
     """
 
     _numeric_thresholds = True
@@ -424,7 +521,10 @@ class C45Classifier(_TreeClassifier):
                  purity_threshold: float = 1.0, tie_break: str | Sequence[str] = "first",
                  variant: str = "textbook", gain_filter: str | None = "average",
                  missing: str = "fractional", predict_missing: str = "distribute",
-                 criterion: str = "gain_ratio"):
+                 criterion: str = "gain_ratio", pruning: str | None = None,
+                 confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
+                 validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
+                 random_state: int | np.random.RandomState | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -436,6 +536,22 @@ class C45Classifier(_TreeClassifier):
         self.missing = missing
         self.predict_missing = predict_missing
         self.criterion = criterion
+        self.pruning = pruning
+        self.confidence = confidence
+        self.subtree_raising = subtree_raising
+        self.z = z
+        self.validation_fraction = validation_fraction
+        self.prune_on_tie = prune_on_tie
+        self.random_state = random_state
+
+    @classmethod
+    def j48(cls, **changes) -> C45Classifier:
+        """Weka's J48 with its defaults, ``J48 -C 0.25 -M 2``: the J48 variant, at least two
+        rows in two branches, error-based pruning at confidence 0.25 with subtree raising.
+        ``changes`` overrides any parameter, e.g. ``C45Classifier.j48(confidence=0.1)`` for
+        ``-C 0.1``."""
+        return cls(**{"variant": "j48", "min_samples_leaf": 2, "pruning": "error_based",
+                      "confidence": 0.25, "subtree_raising": True, **changes})
 
     def _split_rules(self) -> SplitRules:
         _check_option(self.variant, "variant", ("textbook", "j48"))

@@ -23,14 +23,17 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from ._validation import check_number
-from .export import fitted_tree
-from .tree import (Layout, Node, branches, hand_down, make_leaf, most_probable, raise_branch,
-                   reach)
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_number, check_sample_weight
+from .tree import Node, branches, hand_down, make_leaf, most_probable, raise_branch, reach
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
-           "prune_pessimistic", "weakest_links"]
+           "prune_pessimistic", "weakest_links", "PRUNERS"]
+
+#: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
+PRUNERS = ("error_based", "pessimistic", "reduced_error")
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
@@ -128,17 +131,36 @@ def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[di
     return rows
 
 
-def _fitted_copy(model):
-    """A deep copy of a fitted model, to be pruned (the caller's model is never changed)."""
-    fitted_tree(model)  # NotFittedError if it is not fitted
+def _fitted_copy(model, needs_classifier: str = ""):
+    """A deep copy of a fitted model, to be pruned (the caller's model is never changed); a
+    pruner that ``needs_classifier`` says why, and refuses a regressor."""
+    check_is_fitted(model, "tree_")
+    if needs_classifier and getattr(model, "classes_", None) is None:
+        raise ValueError(f"{needs_classifier}: it needs a classifier")
     return copy.deepcopy(model)
+
+
+def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
+    """Give the pruned copy its ``pruning_log_``, and say how it was pruned: by setting the
+    parameters ``params``, with which ``clone()`` and ``fit`` prune the same way again, if the
+    model takes them and its tree is the one its parameters grow; otherwise in ``pruned_by_``,
+    which its repr shows: a fitted result, which ``clone()`` does not keep."""
+    pruned.pruning_log_ = log
+    as_configured = ("pruning_log_" not in vars(model) and not hasattr(model, "pruned_by_")
+                     and model.get_params().get("pruning") is None)
+    if params and as_configured and set(params) <= set(model.get_params()):
+        pruned.set_params(**params)
+    else:
+        pruned.pruned_by_ = call
+    return pruned
 
 
 def cost_complexity_steps(model, cost: str = "impurity") -> pd.DataFrame:
     """Every step of the weakest-link sequence of a fitted model's tree: at step i, one row per
     internal node still standing, with R(t), R(T_t), n(T_t), g(t) and whether it is the link
     cut (Breiman et al. 1984, sec. 3.3; see :func:`cost_complexity_path`)."""
-    root = fitted_tree(model)
+    check_is_fitted(model, "tree_")
+    root = model.tree_
     _check_cost(model, cost)
     steps: list = []
     weakest_links(root, cost, steps)
@@ -152,7 +174,8 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
     subtree's cost R(T)) and ``n_leaves``. ``cost="impurity"`` is scikit-learn's R(t) =
     (W_t / W) I(t); ``cost="error"`` the misclassified share of the training weight, for which
     alpha / R(root) is rpart's complexity parameter cp (a classifier's tree only)."""
-    root = fitted_tree(model)
+    check_is_fitted(model, "tree_")
+    root = model.tree_
     _check_cost(model, cost)
     return weakest_links(root, cost)[0]
 
@@ -162,15 +185,17 @@ def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     C_alpha(T) = R(T) + alpha n(T): the weakest links are cut while g(t) <= alpha
     (the tree's own ``ccp_alpha``). The copy's ``pruning_log_`` lists the links in the order they
     are examined: the pre-order number, test and depth of the node, g(t), the leaves its cut
-    removes, and the decision."""
+    removes, and the decision. Pruning a CART model this way (``cost="impurity"``) sets its
+    ``ccp_alpha``, so that ``clone()`` keeps it."""
     alpha = check_number(alpha, "alpha", low=0)
     _check_cost(model, cost)
     pruned = _fitted_copy(model)
-    rows = _prune_to_alpha(pruned.tree_, alpha, cost)
-    pruned._layout = Layout(pruned.tree_)
-    pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "depth", "g(t)",
-                                                      "leaves removed", "decision"])
-    return pruned
+    log = pd.DataFrame(_prune_to_alpha(pruned.tree_, alpha, cost),
+                       columns=["node", "test", "depth", "g(t)", "leaves removed", "decision"])
+    own = model.get_params().get("ccp_alpha")  # CART's: a tree pruned to it is pruned further
+    params = {"ccp_alpha": max(alpha, own)} if own is not None and cost == "impurity" else None
+    return _finish(pruned, model, log, f"prune_cost_complexity(alpha={alpha:g}, cost={cost!r})",
+                   params)
 
 
 def _check_cost(model, cost: str) -> None:
@@ -265,24 +290,11 @@ def _prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray, n_classes: in
     return pd.DataFrame(rows, columns=LOG_COLUMNS)
 
 
-def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
-    """Reduced-error pruning (Quinlan 1987; Zhou 2016, sec. 4.3.2): a pruned copy of a fitted
-    classifier. The internal nodes are examined bottom-up, deepest level first and each level
-    from left to right (Zhou's order); each is replaced by a leaf predicting its training
-    majority if that raises the whole tree's accuracy on the validation data
-    (``prune_on_tie=True``: if it does not lower it). Accuracy is that of the classes the model
-    predicts: a validation row with a missing value is routed as ``predict`` routes it
-    (``predict_missing``), so pruning never lowers the model's validation accuracy. The
-    copy's ``pruning_log_`` lists the nodes examined, with the accuracy split and as a leaf,
-    and the decision."""
-    if not isinstance(prune_on_tie, bool):
-        raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
-    pruned = _fitted_copy(model)
-    if getattr(pruned, "classes_", None) is None:
-        raise ValueError("reduced-error pruning counts correct answers: it needs a classifier")
-    X, y = pruned._validation_matrix(X_val, y_val)
-    root = pruned.tree_
-    votes = _Votes(root, X, y, len(pruned.classes_), pruned.predict_missing)
+def _reduced_error(root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
+                   predict_missing: str, prune_on_tie: bool) -> pd.DataFrame:
+    """Reduced-error pruning of the tree below ``root``, in place, on the encoded validation
+    rows ``X`` with class codes ``y`` (see :func:`prune_reduced_error`); returns the log."""
+    votes = _Votes(root, X, y, n_classes, predict_missing)
     total = max(len(y), 1)
     number = {id(node): i for i, node in enumerate(root.walk())}
     order = [root]
@@ -303,9 +315,29 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
         if prune:
             votes.change(subtree, [(node, True)], node, apply=True)
             make_leaf(node, "reduced_error")
-    pruned._layout = Layout(root)
-    pruned.pruning_log_ = pd.DataFrame(rows, columns=LOG_COLUMNS)
-    return pruned
+    return pd.DataFrame(rows, columns=LOG_COLUMNS)
+
+
+def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
+    """Reduced-error pruning (Quinlan 1987; Zhou 2016, sec. 4.3.2): a pruned copy of a fitted
+    classifier. The internal nodes are examined bottom-up, deepest level first and each level
+    from left to right (Zhou's order); each is replaced by a leaf predicting its training
+    majority if that raises the whole tree's accuracy on the validation data
+    (``prune_on_tie=True``: if it does not lower it). Accuracy is that of the classes the model
+    predicts: a validation row with a missing value is routed as ``predict`` routes it
+    (``predict_missing``), so pruning never lowers the model's validation accuracy. The
+    copy's ``pruning_log_`` lists the nodes examined, with the accuracy split and as a leaf,
+    and the decision. The copy is a fitted result (``pruned_by_``): the validation set is no
+    parameter, so ``clone()`` does not keep the pruning; ``pruning="reduced_error"`` prunes on
+    a part of the training rows held out at fit instead."""
+    if not isinstance(prune_on_tie, bool):
+        raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
+    pruned = _fitted_copy(model, "reduced-error pruning counts correct answers")
+    X, y = pruned.encode(X_val, y_val)
+    log = _reduced_error(pruned.tree_, X, y, len(pruned.classes_), pruned.predict_missing,
+                         prune_on_tie)
+    return _finish(pruned, model, log, "prune_reduced_error(X_val, y_val, "
+                                       f"prune_on_tie={prune_on_tie})")
 
 
 # ------------------------------------------------------------------ error-based pruning (C4.5)
@@ -326,30 +358,16 @@ def added_errors(n: float, errors: float, confidence: float) -> float:
     return r * n - errors
 
 
-def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = True):
-    """C4.5's error-based pruning, as Weka's J48 does it (Quinlan 1993, ch. 4): a pruned copy of
-    a fitted classifier, with ``pruning_log_``.
-
-    Bottom-up, each internal node t compares three estimates of its errors, each leaf counting
-    e + ``added_errors``(n, e, confidence): as a leaf; as it is (the sum over its leaves); and,
-    with ``subtree_raising``, its largest branch grown over all of t's training rows. t becomes a
-    leaf if that is no worse (up to 0.1) than both; else, if the largest branch is no worse than
-    the tree, it replaces t (its rows redistributed) and is pruned again. With
-    ``C45Classifier(variant="j48", min_samples_leaf=2)`` this gives J48's default tree
-    (``-C 0.25 -M 2``)."""
-    confidence = check_number(confidence, "confidence", low=0, high=0.5, low_open=True)
-    if not isinstance(subtree_raising, bool):
-        raise TypeError(f"subtree_raising must be True or False, got {subtree_raising!r}")
-    pruned = _fitted_copy(model)
-    if getattr(pruned, "classes_", None) is None:
-        raise ValueError("error-based pruning counts misclassified rows: it needs a classifier")
-    X, y, w = pruned._training
-    XT = X.T
-    # rows go as at fit: CART keeps at a node a row no surrogate places on a majority tie
-    routing = "stop" if pruned.missing == "surrogate" else "distribute"
-    n_classes = len(pruned.classes_)
-    y = y.astype(np.int64)
-    number = {id(node): i for i, node in enumerate(pruned.tree_.walk())}
+def _error_based(root: Node, training: tuple | None, n_classes: int, confidence: float,
+                 routing: str) -> pd.DataFrame:
+    """Error-based pruning of the tree below ``root``, in place (see
+    :func:`prune_error_based`); ``training`` holds the training rows (encoded, one column per
+    row), their class codes and weights for subtree raising, or is None for none. A row goes
+    down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
+    tie). Returns the log."""
+    if training is not None:
+        XT, y, w = training
+    number = {id(node): i for i, node in enumerate(root.walk())}
     rows_log = []
 
     def counts(rows, weights):
@@ -407,7 +425,7 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         """Prune one node whose subtrees are pruned; True if a branch was raised into its
         place (the node must then be pruned again)."""
         largest = int(np.argmax([child.weighted_n_samples for child in node.children]))
-        as_branch = (branch_estimate(node.children[largest], rows, weights) if subtree_raising
+        as_branch = (branch_estimate(node.children[largest], rows, weights) if rows is not None
                      else np.inf)
         as_leaf, as_tree = leaf_estimate(node.value), tree_estimate(node)
         entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
@@ -424,25 +442,70 @@ def prune_error_based(model, confidence: float = 0.25, subtree_raising: bool = T
         rows_log.append({**entry, "decision": "keep"})
         return False
 
-    keep = w > 0
-    # bottom-up without recursion: a node is decided once its children are (Weka's prune())
-    stack = [(pruned.tree_, np.flatnonzero(keep), w[keep].astype(float), False)]
-    while stack:
-        node, rows, weights, children_done = stack.pop()
-        if not node.children:
-            continue
-        if children_done and (not decide(node, rows, weights) or not node.children):
-            continue
-        stack.append((node, rows, weights, True))  # after its children (again, if raised)
-        parts, _ = split(node, rows, weights)
-        stack.extend((child, *part, False)
-                     for child, part in reversed(list(zip(node.children, parts))))
-    _depths(pruned.tree_)
-    pruned._layout = Layout(pruned.tree_)
-    pruned.pruning_log_ = pd.DataFrame(rows_log, columns=["node", "test", "as a leaf",
-                                                          "as a tree", "largest branch",
-                                                          "decision"])
-    return pruned
+    if training is None:  # children before parents; nothing is raised
+        for node in reversed(list(root.walk())):
+            if node.children:
+                decide(node, None, None)
+    else:  # bottom-up without recursion: a node is decided once its children are (J48's prune())
+        keep = w > 0
+        stack = [(root, np.flatnonzero(keep), w[keep].astype(float), False)]
+        while stack:
+            node, rows, weights, children_done = stack.pop()
+            if not node.children:
+                continue
+            if children_done and (not decide(node, rows, weights) or not node.children):
+                continue
+            stack.append((node, rows, weights, True))  # after its children (again, if raised)
+            parts, _ = split(node, rows, weights)
+            stack.extend((child, *part, False)
+                         for child, part in reversed(list(zip(node.children, parts))))
+        _depths(root)
+    return pd.DataFrame(rows_log, columns=["node", "test", "as a leaf", "as a tree",
+                                           "largest branch", "decision"])
+
+
+def prune_error_based(model, X=None, y=None, sample_weight=None, *, confidence: float = 0.25,
+                      subtree_raising: bool = True):
+    """C4.5's error-based pruning, as Weka's J48 does it (Quinlan 1993, ch. 4): a pruned copy of
+    a fitted classifier, with ``pruning_log_``.
+
+    Bottom-up, each internal node t compares three estimates of its errors, each leaf counting
+    e + ``added_errors``(n, e, confidence): as a leaf; as it is (the sum over its leaves); and,
+    with ``subtree_raising``, its largest branch grown over all of t's training rows. t becomes a
+    leaf if that is no worse (up to 0.1) than both; else, if the largest branch is no worse than
+    the tree, it replaces t (its rows handed down again) and is pruned again. With
+    ``C45Classifier(variant="j48", min_samples_leaf=2)`` this gives J48's default tree
+    (``-C 0.25 -M 2``).
+
+    Subtree raising hands the training rows ``X``, ``y`` (and ``sample_weight``) down the raised
+    branch, so it needs them; a fitted model keeps no rows (J48 too holds them only while it
+    prunes). Without subtree raising the class counts on the nodes suffice. The copy's
+    parameters say ``pruning="error_based"`` with this ``confidence`` and ``subtree_raising``,
+    so that ``clone()`` and ``fit`` prune it the same way."""
+    confidence = check_number(confidence, "confidence", low=0, high=0.5, low_open=True)
+    if not isinstance(subtree_raising, bool):
+        raise TypeError(f"subtree_raising must be True or False, got {subtree_raising!r}")
+    pruned = _fitted_copy(model, "error-based pruning counts misclassified rows")
+    training = None
+    if subtree_raising:
+        if X is None or y is None:
+            raise ValueError("subtree raising hands the training rows down again: pass them, "
+                             "prune_error_based(model, X, y), or subtree_raising=False")
+        X, codes = pruned.encode(X, y)
+        weights = check_sample_weight(sample_weight, len(codes))
+        counts = np.bincount(codes[codes >= 0], weights[codes >= 0],
+                             minlength=len(pruned.classes_))
+        if (codes < 0).any() or not np.allclose(
+                counts, pruned.tree_.value * counts.sum() / pruned.tree_.weighted_n_samples):
+            raise ValueError("X and y are not the rows the model was fitted on: their classes "
+                             "do not add up to the root's")
+        training = (X.T, codes, weights)
+    routing = "stop" if pruned.missing == "surrogate" else "distribute"
+    log = _error_based(pruned.tree_, training, len(pruned.classes_), confidence, routing)
+    return _finish(pruned, model, log, f"prune_error_based(confidence={confidence:g}, "
+                                       f"subtree_raising={subtree_raising})",
+                   {"pruning": "error_based", "confidence": confidence,
+                    "subtree_raising": subtree_raising})
 
 
 def _depths(root: Node) -> None:
@@ -458,21 +521,9 @@ def _depths(root: Node) -> None:
 ORDERS = ("top_down", "bottom_up")
 
 
-def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
-    """Pessimistic error pruning (Quinlan 1987; seed 000): a pruned copy of a fitted
-    classifier, with ``pruning_log_``. With e(t) the training weight a node misclassifies as a
-    leaf, its subtree T_t with L leaves is charged E = sum of its leaves' e + L/2 (the
-    continuity correction of 1/2 per leaf) and SE = sqrt(E (n_t - E) / n_t); t becomes a leaf
-    if e(t) + 1/2 <= E + z SE. ``order="top_down"`` (Quinlan's) examines the nodes from the
-    root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
-    the children first, so a node is judged on its already pruned subtree."""
-    z = check_number(z, "z", low=0)
-    if order not in ORDERS:
-        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
-    pruned = _fitted_copy(model)
-    if getattr(pruned, "classes_", None) is None:
-        raise ValueError("pessimistic pruning counts misclassified rows: it needs a classifier")
-    root = pruned.tree_
+def _pessimistic(root: Node, z: float, order: str) -> pd.DataFrame:
+    """Pessimistic error pruning of the tree below ``root``, in place (see
+    :func:`prune_pessimistic`); returns the log."""
     number = {id(node): i for i, node in enumerate(root.walk())}
     rows = []
 
@@ -503,7 +554,24 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
         for node in reversed(list(root.walk())):  # children before parents
             if node.children:
                 judge(node)
-    pruned._layout = Layout(root)
-    pruned.pruning_log_ = pd.DataFrame(rows, columns=["node", "test", "e(t) + 1/2", "E(T_t)",
-                                                      "SE", "E + z SE", "decision"])
-    return pruned
+    return pd.DataFrame(rows, columns=["node", "test", "e(t) + 1/2", "E(T_t)", "SE",
+                                       "E + z SE", "decision"])
+
+
+def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
+    """Pessimistic error pruning (Quinlan 1987; seed 000): a pruned copy of a fitted
+    classifier, with ``pruning_log_``. With e(t) the training weight a node misclassifies as a
+    leaf, its subtree T_t with L leaves is charged E = sum of its leaves' e + L/2 (the
+    continuity correction of 1/2 per leaf) and SE = sqrt(E (n_t - E) / n_t); t becomes a leaf
+    if e(t) + 1/2 <= E + z SE. ``order="top_down"`` (Quinlan's) examines the nodes from the
+    root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
+    the children first, so a node is judged on its already pruned subtree. Top-down pruning
+    sets the copy's parameters ``pruning="pessimistic"`` and ``z``, so that ``clone()`` keeps
+    it; bottom-up pruning is a fitted result (``pruned_by_``)."""
+    z = check_number(z, "z", low=0)
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
+    pruned = _fitted_copy(model, "pessimistic pruning counts misclassified rows")
+    log = _pessimistic(pruned.tree_, z, order)
+    return _finish(pruned, model, log, f"prune_pessimistic(z={z:g}, order={order!r})",
+                   {"pruning": "pessimistic", "z": z} if order == "top_down" else None)

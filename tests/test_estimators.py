@@ -161,7 +161,9 @@ def test_get_params_defaults():
     assert ID3Classifier().get_params() == {
         "max_depth": None, "min_samples_split": 2, "min_impurity_decrease": 0.0,
         "purity_threshold": 1.0, "tie_break": "first", "missing": "error",
-        "predict_missing": "distribute"}
+        "predict_missing": "distribute", "pruning": None, "confidence": 0.25,
+        "subtree_raising": True, "z": 1.0, "validation_fraction": 1 / 3, "prune_on_tie": False,
+        "random_state": None}
 
 
 def test_set_params_returns_self_and_takes_effect(wm20):

@@ -174,13 +174,15 @@ def test_a_cut_that_gains_nothing_after_the_penalty_is_no_split():
 @pytest.mark.parametrize("name", ARFF_DATASETS)
 def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
     model, X, y = ours(name)
-    pruned = prune_error_based(model, confidence=0.25, subtree_raising=subtree_raising)
+    pruned = prune_error_based(model, X, y, confidence=0.25, subtree_raising=subtree_raising)
     options = J48_PRUNED if subtree_raising else (*J48_PRUNED, "-S")
     reference = j48(DATA / f"{name}.arff", options)
-    assert differences(pruned, pruned.tree_, reference.tree) == []
-    assert pruned.get_n_leaves() == reference.n_leaves
-    correct = int((pruned.predict(X) == np.asarray(y)).sum())
-    assert correct == reference.correct
+    fitted = C45Classifier.j48(subtree_raising=subtree_raising).fit(X, y)  # pruned at fit
+    for tree in (pruned, fitted):
+        assert differences(tree, tree.tree_, reference.tree) == []
+        assert tree.get_n_leaves() == reference.n_leaves
+        correct = int((tree.predict(X) == np.asarray(y)).sum())
+        assert correct == reference.correct
     assert model.get_n_leaves() == weka(name).n_leaves  # the input is untouched
 
 
@@ -188,7 +190,7 @@ def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
 def test_error_based_pruning_on_adult():
     X, y = load_adult(return_X_y=True)
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
-    pruned = prune_error_based(model)
+    pruned = prune_error_based(model, X, y)
     reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
     assert differences(pruned, pruned.tree_, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 564
@@ -212,8 +214,8 @@ def test_added_errors_by_hand():
 
 
 def test_error_based_pruning_log_and_bad_calls():
-    model, _, _ = ours("labor")
-    pruned = prune_error_based(model)
+    model, X, y = ours("labor")
+    pruned = prune_error_based(model, X, y)
     assert set(pruned.pruning_log_["decision"]) <= {"leaf", "keep"} | {
         f"raise branch {b}" for b in range(4)}
     assert (pruned.pruning_log_["decision"] == "leaf").any()
@@ -221,3 +223,9 @@ def test_error_based_pruning_log_and_bad_calls():
         prune_error_based(model, confidence=0.75)
     with pytest.raises(TypeError, match="subtree_raising"):
         prune_error_based(model, subtree_raising="yes")
+    with pytest.raises(ValueError, match="pass them"):  # raising needs the training rows
+        prune_error_based(model)
+    with pytest.raises(ValueError, match="not the rows the model was fitted on"):
+        prune_error_based(model, X.iloc[:20], y[:20])
+    with pytest.raises(ValueError, match="confidence"):
+        C45Classifier.j48(confidence=0.75).fit(X, y)

@@ -11,11 +11,13 @@ import pandas as pd
 import pytest
 from references import load_kyphosis, requires_rpart, rpart
 from sklearn import datasets as skdata
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
 from sklearn.tree import DecisionTreeClassifier
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
-from dtree.datasets import load_watermelon, load_watermelon_split
+from dtree.datasets import load_arff, load_watermelon, load_watermelon_split
 from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
                            prune_error_based, prune_pessimistic, prune_reduced_error)
 
@@ -233,7 +235,7 @@ def test_every_pruner_on_every_tree(make):
     model = make(X, y)
     leaves = model.get_n_leaves()
     for pruned in (prune_cost_complexity(model, 0.02), prune_pessimistic(model),
-                   prune_reduced_error(model, X, y), prune_error_based(model)):
+                   prune_reduced_error(model, X, y), prune_error_based(model, X, y)):
         assert 1 <= pruned.get_n_leaves() <= leaves
         assert isinstance(pruned.pruning_log_, pd.DataFrame)
         assert np.allclose(pruned.predict_proba(X).sum(axis=1), 1)
@@ -244,7 +246,7 @@ def test_accuracy_pruners_need_a_classifier():
     X, y = np.array([[1.0], [2.0], [3.0], [4.0]]), np.array([1.0, 2.0, 4.0, 8.0])
     model = CARTRegressor().fit(X, y)
     for prune in (lambda: prune_reduced_error(model, X, y), lambda: prune_pessimistic(model),
-                  lambda: prune_error_based(model)):
+                  lambda: prune_error_based(model, X, y)):
         with pytest.raises(ValueError, match="needs a classifier"):
             prune()
     assert prune_cost_complexity(model, 1.0).get_n_leaves() <= model.get_n_leaves()
@@ -256,6 +258,99 @@ def test_pruners_handle_a_2000_deep_tree():
     y = np.arange(2001) % 2
     model = CARTClassifier().fit(X, y)
     assert model.get_depth() == 2000
-    for pruned in (prune_error_based(model), prune_pessimistic(model, order="bottom_up"),
+    for pruned in (prune_error_based(model, X, y), prune_pessimistic(model, order="bottom_up"),
                    prune_cost_complexity(model, 0.001), prune_reduced_error(model, X, y)):
         assert pruned.get_n_leaves() in (1, 2001)
+
+
+# --- pruning as parameters: what clone(), cross-validation and grid search keep ---------------
+
+@pytest.fixture(scope="module")
+def credit():
+    X, y = load_arff("credit-g", return_X_y=True)
+    return X, np.asarray(y)
+
+
+def unpruned_j48(X, y):
+    return C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
+
+
+def test_a_pruners_result_clones_to_the_same_pruned_model(credit):
+    X, y = credit
+    model = unpruned_j48(X, y)
+    for pruned in (prune_error_based(model, X, y), prune_error_based(model, confidence=0.1,
+                                                                     subtree_raising=False),
+                   prune_pessimistic(model, z=0.5)):
+        assert not hasattr(pruned, "pruned_by_") and "pruned by" not in repr(pruned)
+        again = clone(pruned).fit(X, y)
+        assert pruned.get_n_leaves() == again.get_n_leaves() < model.get_n_leaves()
+        np.testing.assert_array_equal(pruned.predict_proba(X), again.predict_proba(X))
+    cart = CARTClassifier(min_samples_leaf=5).fit(X, y)
+    pruned = prune_cost_complexity(cart, 0.004)
+    assert pruned.ccp_alpha == 0.004
+    assert clone(pruned).fit(X, y).get_n_leaves() == pruned.get_n_leaves()
+
+
+def test_a_pruning_no_parameter_describes_is_a_fitted_result(credit):
+    X, y = credit
+    model = unpruned_j48(X, y)
+    for pruned, call in [(prune_reduced_error(model, X[:300], y[:300]), "prune_reduced_error"),
+                         (prune_pessimistic(model, order="bottom_up"), "prune_pessimistic"),
+                         (prune_cost_complexity(model, 0.01), "prune_cost_complexity"),
+                         (prune_pessimistic(prune_pessimistic(model), z=2), "prune_pessimistic")]:
+        assert call in pruned.pruned_by_
+        assert "a fitted result" in repr(pruned) and "a fitted result" not in repr(clone(pruned))
+        assert not hasattr(clone(pruned).fit(X, y), "pruned_by_")
+
+
+def test_cross_validation_measures_the_pruned_tree(credit):
+    # before pruning was a parameter, these folds fitted trees of 275-327 leaves, not ~100
+    X, y = credit
+    folds = KFold(3, shuffle=True, random_state=0)
+    pruned = prune_error_based(unpruned_j48(X, y), X, y)
+    result = cross_validate(pruned, X, y, cv=folds, return_estimator=True)
+    for estimator, (train, _) in zip(result["estimator"], folds.split(X)):
+        Xt, yt = X.iloc[train], y[train]
+        expected = prune_error_based(unpruned_j48(Xt, yt), Xt, yt).get_n_leaves()
+        assert estimator.get_n_leaves() == expected < unpruned_j48(Xt, yt).get_n_leaves() / 2
+
+
+def test_grid_search_over_the_confidence(credit):
+    X, y = credit
+    grid = GridSearchCV(C45Classifier.j48(), {"confidence": [0.05, 0.25, 0.5]}, cv=3).fit(X, y)
+    best = grid.best_params_["confidence"]
+    model = unpruned_j48(X, y)
+    assert grid.best_estimator_.get_n_leaves() == prune_error_based(
+        model, X, y, confidence=best).get_n_leaves()
+    assert C45Classifier.j48().fit(X, y).get_n_leaves() == 103  # Weka J48 -C 0.25 -M 2
+
+
+def test_reduced_error_pruning_at_fit_holds_out_a_third_of_each_class(credit):
+    X, y = credit
+    model = C45Classifier(pruning="reduced_error", random_state=0).fit(X, y)
+    held = sum(round(count / 3) for count in np.unique(y, return_counts=True)[1])
+    assert model.tree_.weighted_n_samples == len(y) - held  # 700 good, 300 bad: 233 + 100
+    assert len(model.pruning_log_) > 0
+    again = C45Classifier(pruning="reduced_error", random_state=0).fit(X, y)
+    assert again.get_n_leaves() == model.get_n_leaves()
+
+
+def test_pruners_say_when_a_model_is_not_fitted():
+    for prune in (lambda m: prune_error_based(m, subtree_raising=False), prune_pessimistic,
+                  lambda m: prune_cost_complexity(m, 0.1), lambda m: prune_reduced_error(
+                      m, [[1.0]], ["a"])):
+        with pytest.raises(NotFittedError, match="not fitted"):
+            prune(C45Classifier())
+
+
+def test_bad_pruning_parameters(credit):
+    X, y = credit
+    for params, error in [({"pruning": "cost_complexity"}, ValueError),
+                          ({"confidence": 0.0}, ValueError), ({"z": -1}, ValueError),
+                          ({"validation_fraction": 1.0}, ValueError),
+                          ({"subtree_raising": "yes"}, ValueError),
+                          ({"random_state": "x"}, ValueError)]:
+        with pytest.raises(error):
+            C45Classifier(pruning="reduced_error").set_params(**params).fit(X, y)
+    with pytest.raises(ValueError, match="choose one"):
+        C45Classifier.j48().fit(X, y, validation_data=(X, y))

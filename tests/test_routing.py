@@ -48,7 +48,7 @@ PRUNERS = {
     "cost-complexity": lambda model, X, y: prune_cost_complexity(model, 0.01),
     "pessimistic": lambda model, X, y: prune_pessimistic(model),
     "reduced-error": lambda model, X, y: prune_reduced_error(model, X, y),
-    "error-based": lambda model, X, y: prune_error_based(model),
+    "error-based": lambda model, X, y: prune_error_based(model, X, y),
 }
 
 
@@ -122,7 +122,7 @@ def test_the_missing_branch_keeps_its_rows_through_subtree_raising():
                               None]})
     y = ["yes"] * 8 + ["no", "no"]
     model = C45Classifier(missing="branch").fit(X, y)
-    pruned = prune_error_based(model)
+    pruned = prune_error_based(model, X, y)
     assert sum(leaf.weighted_n_samples for leaf in pruned.tree_.leaves()) == 10
     for leaf in pruned.tree_.leaves():
         assert leaf.value.sum() == leaf.weighted_n_samples
@@ -233,7 +233,7 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.pruning.weakest_links: lambda: dtree.pruning.weakest_links(model.tree_),
         dtree.prune_cost_complexity: lambda: dtree.prune_cost_complexity(model, 0.05),
         dtree.prune_reduced_error: lambda: dtree.prune_reduced_error(model, X, y),
-        dtree.prune_error_based: lambda: dtree.prune_error_based(model),
+        dtree.prune_error_based: lambda: dtree.prune_error_based(model, X, y),
         dtree.prune_pessimistic: lambda: dtree.prune_pessimistic(model),
         dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_, encoded),
         dtree.tree.branches: lambda: dtree.tree.branches(model.tree_, encoded.T, rows),
