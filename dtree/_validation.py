@@ -18,8 +18,8 @@ from numba import njit
 from numpy.typing import ArrayLike
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "encode_labels",
-           "encode_attribute", "check_sample_weight", "table_columns", "take_rows", "fit_features",
-           "encode_columns"]
+           "encode_attribute", "check_sample_weight", "refuse_sparse", "table_columns", "take_rows",
+           "fit_features", "encode_columns"]
 
 
 # --------------------------------------------------------------------------------------- parameters
@@ -217,13 +217,20 @@ def _is_real_number(value) -> bool:
     return isinstance(value, Real) or (isinstance(value, Number) and not isinstance(value, Complex))
 
 
+#: weights whose largest lies in [2**-64, 2**64) are kept as given; others are rescaled
+SANE_WEIGHT_EXPONENTS = (-64, 64)
+
+
 def check_sample_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
     """A float copy of the weights (ones if None; a single number is every row's weight).
 
     Weights must be numbers (not strings), finite and non-negative, and at least one must be
-    positive. Only their ratios matter to a score, a split or a prediction. So if their sum would
-    overflow (``[1e308] * 6``) or their largest value is subnormal, they are divided by the largest
-    weight, which changes nothing but the unit of the weighted counts a tree reports.
+    positive. Only their ratios matter to a score, a split or a prediction, but extreme weights
+    overflow (a sum of ``[1e308] * 6``) or underflow (Gini's c_k^2 / W for 1e-200). So if the
+    largest weight, m 2^e with 1 <= m < 2, lies outside [2^-64, 2^64), every weight is
+    multiplied by 2^-e: the largest becomes m, and each ratio stays exact (a power of two only
+    moves the exponent, unless it sends a weight below 2^-1022 times the largest, into the
+    subnormals). Nothing else changes but the unit of the weighted counts: 2^e.
     """
     if sample_weight is None:
         return np.ones(n)
@@ -246,14 +253,22 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
     largest = w.max()
     if largest == 0:
         raise ValueError("sample_weight sums to zero: at least one row needs a positive weight")
-    with np.errstate(over="ignore"):
-        total = w.sum()
-    if not np.isfinite(total) or largest < np.finfo(float).tiny:
-        return w / largest
+    exponent = int(np.frexp(largest)[1]) - 1  # largest = m 2^exponent, 1 <= m < 2
+    low, high = SANE_WEIGHT_EXPONENTS
+    if not low <= exponent < high:
+        return np.ldexp(w, -exponent)
     return w  # astype made a copy
 
 
 # ------------------------------------------------------------------------------------------------ X
+def refuse_sparse(value, name: str, dense: str) -> None:
+    """A TypeError naming the cause if ``value`` is a scipy sparse matrix or array (which
+    ``np.asarray`` would wrap as a 0-d object array): the trees take dense data, ``dense``."""
+    if hasattr(value, "toarray") or hasattr(value, "tocsr"):
+        raise TypeError(f"{name} is a sparse matrix, and sparse matrices are not supported; "
+                        f"pass {dense}")
+
+
 @dataclass(frozen=True)
 class Feature:
     """One input column as the tree sees it: its name and, if categorical, its categories."""
@@ -276,8 +291,7 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
             raise ValueError(f"X has repeated column names: {repeated}; each column needs its own")
         columns = [column for _, column in X.items()]
     else:
-        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-            raise TypeError("sparse matrices are not supported; pass a dense array or a DataFrame")
+        refuse_sparse(X, "X", "a dense array or a DataFrame")
         array = as_array(X)
         if array.ndim != 2:
             raise ValueError(

@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (Feature, as_array, check_integer, check_number,
                           check_sample_weight, encode_columns, encode_labels, fit_features,
-                          table_columns, take_rows)
+                          refuse_sparse, table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
@@ -46,6 +46,7 @@ def _labels_1d(y) -> np.ndarray | object:
     """y as given, or its single column with a warning, as scikit-learn does."""
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
+    refuse_sparse(y, "y", "a dense 1-D array, e.g. y.toarray().ravel()")
     if isinstance(y, (pd.Series, pd.Index)):
         return y
     y = as_array(y)
@@ -152,10 +153,16 @@ class _Tree(BaseEstimator):
             numeric targets (a regressor); none missing.
         sample_weight
             Non-negative finite numbers (not strings), one per row or one for all, not all
-            zero. Only their ratios matter: if their sum would overflow they are divided by the
-            largest weight, and the tree's weighted counts are then in units of that weight. A
-            row of weight 0 is as if absent: it counts toward no rule (``min_samples_split``)
-            and its values make no branch; its label stays in ``classes_``.
+            zero. Only their ratios matter. If the largest weight lies in [2^-64, 2^64) (as
+            for weights of 1), they are used as given, and the tree's weighted counts
+            (``weighted_n_samples``, a classifier's ``value``) are in their units. Otherwise,
+            so that sums do not overflow nor squares underflow, every weight is multiplied by
+            2^-e, where the largest weight is m 2^e with 1 <= m < 2: a power of two, so every
+            ratio is kept exactly and the tree is that of the weights as given, but its
+            weighted counts are in units of 2^e (the largest weight counts m), as are those
+            that J48's rules and the pruners compare with fixed numbers. A row of weight 0 is
+            as if absent: it counts toward no rule (``min_samples_split``) and its values make
+            no branch; its label stays in ``classes_``.
         validation_data
             ``(X_val, y_val)`` (a classifier only): validation-based pre-pruning (Zhou 2016, sec.
             4.3.1): a node is split only if that strictly raises the whole tree's accuracy on
@@ -634,12 +641,14 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     Every split is binary. A numeric attribute splits at a threshold, the midpoint of two
     adjacent distinct values, ``value <= t`` going left; a categorical one by the best
-    bipartition of its categories present at the node (for two classes by the ordering of
-    Breiman et al.'s theorem 4.5, exact; for more, every bipartition up to
-    ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES`` categories). An attribute stays available below
-    its own split. The split with the largest decrease of Gini impurity wins; on data without
-    ties the tree is scikit-learn's ``DecisionTreeClassifier``'s (on data without missing
-    values: scikit-learn sends them down one side instead of using surrogates).
+    bipartition of its categories present at the node: for two classes, the best cut along
+    their order by the share of the second class (Breiman et al.'s theorem 4.5), exact; for
+    more, the best of all bipartitions, up to ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES``
+    categories, and beyond that the best cut along their order by the share of the node's
+    majority class (a heuristic). An attribute stays available below its own split. The split
+    with the largest decrease of Gini impurity wins; on data without ties the tree is
+    scikit-learn's ``DecisionTreeClassifier``'s (on data without missing values: scikit-learn
+    sends them down one side instead of using surrogates).
 
     Parameters
     ----------
@@ -698,7 +707,11 @@ class CARTRegressor(_CART, _TreeRegressor):
     with ``criterion="absolute_error"``, the weighted absolute deviation from the median, a
     leaf predicting its rows' (weighted) median.
     Splits, parameters and pruning as :class:`CARTClassifier`; on data without ties the tree is
-    scikit-learn's ``DecisionTreeRegressor``'s.
+    scikit-learn's ``DecisionTreeRegressor``'s. A categorical attribute's bipartition is, for
+    the squared error, the best cut along the categories' order by mean target (exact, as for
+    two classes); for the absolute error, for which no order is exact, the best of all
+    bipartitions up to ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES`` categories, and beyond that
+    the best cut along their order by weighted median target (a heuristic).
 
     Parameters
     ----------

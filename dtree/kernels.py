@@ -101,13 +101,16 @@ def node_statistics(y, n_classes, impurity, rows, w):
 def weighted_median(values, weights):
     """The weighted median: the smallest value whose cumulative weight reaches half the total,
     or the mean of it and the next value if the cumulative weight is exactly half (the middle
-    of the two middle values, for equal weights)."""
+    of the two middle values, for equal weights). "Exactly" allows the running sum's round-off,
+    1e-9 of the half: weights 0.1 sum to 0.1 + 0.1 + 0.1 > 0.3, and equal weights of any size
+    must give the median of the unweighted values."""
     order = np.argsort(values, kind="mergesort")
     half, cumulative = weights.sum() / 2, 0.0
+    slack = 1e-9 * half
     for k in range(len(order)):
         cumulative += weights[order[k]]
-        if cumulative >= half:
-            if cumulative == half and k + 1 < len(order):
+        if cumulative >= half - slack:
+            if cumulative <= half + slack and k + 1 < len(order):
                 return (values[order[k]] + values[order[k + 1]]) / 2
             return values[order[k]]
     return np.nan
@@ -255,23 +258,26 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     return gain, iv, threshold, n_branches, allowed, sides
 
 
-#: above this many categories at a node, a many-class bipartition is searched along one order
+#: above this many categories at a node, a bipartition for many classes or for the absolute error
+#: is searched along one order of the categories (a heuristic) instead of among them all
 MAX_EXHAUSTIVE_CATEGORIES = 12
 
 
 @njit(cache=True)
 def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
                       min_leaf, sides):
-    """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2). The
-    categories present at the node are put in order: for two classes by the share of the second
-    class, for regression by the mean target; the best bipartition is then one of the cuts
-    along that order, which are scanned like thresholds (Breiman et al.'s theorem 4.5: exact
-    for these two cases). With more classes every bipartition is tried, up to
-    ``MAX_EXHAUSTIVE_CATEGORIES`` present categories; beyond, only the cuts along the order of
-    the node's majority class share (a heuristic). Each side needs ``min_leaf`` rows. Writes the
-    branch of each present category code into ``sides`` (0 left, 1 right); returns gain,
-    branches with weight (1 or 2), and whether a split is allowed. The rows with a missing
-    value take no part."""
+    """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2).
+
+    For two classes and for the squared error, the k categories present at the node are put in
+    order, by the share of the second class or by the mean target, and the best bipartition is
+    one of the k - 1 cuts along that order (Breiman et al.'s theorem 4.5): exact. For more
+    classes and for the absolute error no order is exact, so all 2^(k-1) - 1 bipartitions are
+    tried, up to ``MAX_EXHAUSTIVE_CATEGORIES`` present categories; beyond, only the cuts along
+    the order of the share of the node's majority class, or of the categories' weighted median
+    targets (the lower median on an exact half): heuristics. Each side needs ``min_leaf`` rows
+    with a known value. Writes the branch of each present category code into ``sides`` (0 left,
+    1 right); returns gain, branches with weight (1 or 2), and whether a split is allowed. The
+    rows with a missing value take no part."""
     table[:n_codes] = 0.0
     sizes[:n_codes] = 0
     known = np.zeros(table.shape[1])
@@ -285,46 +291,54 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     k = len(present)
     if k < 2:
         return 0.0, k, False
-    before = weighted_impurity(known, impurity)
-    if impurity == ABSOLUTE_ERROR:
-        before = _deviations(column, y, rows, w, np.zeros(len(sides), np.bool_))[1]
+    on_left = np.zeros(n_codes, np.bool_)
+    values, weights, codes = np.empty(0), np.empty(0), np.empty(0, np.int64)
+    if impurity == ABSOLUTE_ERROR:  # the known rows sorted by target, for medians and deviations
+        is_known = ~np.isnan(column[rows])
+        by_target = np.argsort(y[rows[is_known]], kind="mergesort")
+        values, weights = y[rows[is_known]][by_target], w[is_known][by_target]
+        codes = column[rows[is_known]][by_target].astype(np.int64)
+        before = _deviation_of_sides(values, weights, codes, ~on_left)
+    else:
+        before = weighted_impurity(known, impurity)
+    exhaustive = (n_classes > 2 or impurity == ABSOLUTE_ERROR) and k <= MAX_EXHAUSTIVE_CATEGORIES
+    if not exhaustive:
+        if impurity == ABSOLUTE_ERROR:
+            key = _group_medians(values, weights, codes, n_codes)[present]
+        else:
+            key = np.empty(k)
+            target = 1 if n_classes == 2 else (np.argmax(known) if n_classes > 2 else -1)
+            for b in range(k):
+                stats = table[present[b]]
+                key[b] = stats[1] / stats[0] if target < 0 else stats[target] / stats.sum()
+        present = present[np.argsort(key, kind="mergesort")]
     n_known = sizes[:n_codes].sum()
-    best, best_mask = -1.0, np.int64(0)
+    best, best_cut = -1.0, 0
     part = np.zeros(table.shape[1])
-    if n_classes > 2 and k <= MAX_EXHAUSTIVE_CATEGORIES:
-        for mask in range(1, 2 ** (k - 1)):  # the last present category stays on the right
+    n_left = 0
+    for cut in range(1, 2 ** (k - 1) if exhaustive else k):
+        if exhaustive:  # the bits of ``cut`` say which categories go left; the last stays right
             part[:] = 0.0
             n_left = 0
             for b in range(k - 1):
-                if (mask >> b) & 1:
+                on_left[present[b]] = (cut >> b) & 1 == 1
+                if on_left[present[b]]:
                     part += table[present[b]]
                     n_left += sizes[present[b]]
-            decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
-            if decrease > best:
-                best, best_mask = decrease, np.int64(mask)
-    else:
-        key = np.empty(k)
-        target = 1 if n_classes == 2 else (np.argmax(known) if n_classes > 2 else -1)
-        for b in range(k):
-            stats = table[present[b]]
-            key[b] = stats[1] / stats[0] if target < 0 else stats[target] / stats.sum()
-        by_key = np.argsort(key, kind="mergesort")
-        present = present[by_key]
-        n_left = 0
-        on_left = np.zeros(len(sides), np.bool_)
-        for b in range(k - 1):
-            part += table[present[b]]
-            n_left += sizes[present[b]]
-            on_left[present[b]] = True
-            decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
-            if impurity == ABSOLUTE_ERROR and decrease > -1.0:  # the deviations need the rows
-                decrease = before - np.sum(_deviations(column, y, rows, w, on_left))
-            if decrease > best:
-                best, best_mask = decrease, np.int64(2 ** (b + 1) - 1)
+        else:  # the first ``cut`` categories in order go left
+            on_left[present[cut - 1]] = True
+            part += table[present[cut - 1]]
+            n_left += sizes[present[cut - 1]]
+        decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
+        if impurity == ABSOLUTE_ERROR and decrease > -1.0:
+            decrease = before - _deviation_of_sides(values, weights, codes, on_left)
+        if decrease > best:
+            best, best_cut = decrease, cut
     if best < 0:
         return 0.0, 2, False
     for b in range(k):
-        sides[present[b]] = 0 if (best_mask >> b) & 1 == 1 else 1
+        goes_left = (best_cut >> b) & 1 == 1 if exhaustive else b < best_cut
+        sides[present[b]] = 0 if goes_left else 1
     return max(best, 0.0) / W, 2, True
 
 
@@ -332,7 +346,7 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
 def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
     """W I(D~) - W_L I(D~_L) - W_R I(D~_R) for the left part ``part`` of the known rows
     ``known`` (``before`` = W I(D~)), or -1 if a side has fewer than ``min_leaf`` rows. (The
-    absolute error needs the rows themselves: :func:`_deviations`; here it is 0.)"""
+    absolute error needs the rows themselves: :func:`_deviation_of_sides`; here it is 0.)"""
     if min(n_left, n_known - n_left) < min_leaf:
         return -1.0
     if impurity == ABSOLUTE_ERROR:
@@ -341,17 +355,30 @@ def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
 
 
 @njit(cache=True)
-def _deviations(column, y, rows, w, on_left):
-    """The absolute deviations of the known rows whose category is ``on_left`` and of the
-    others."""
-    left, right = np.zeros(len(rows), np.bool_), np.zeros(len(rows), np.bool_)
-    for i in range(len(rows)):
-        v = column[rows[i]]
-        if not math.isnan(v):
-            left[i] = on_left[int(v)]
-            right[i] = not left[i]
-    return np.array([absolute_deviation(y, rows[left], w[left]),
-                     absolute_deviation(y, rows[right], w[right])])
+def _group_medians(values, weights, group, n_groups):
+    """The weighted median of each group of ``values`` (sorted ascending; row i in group
+    ``group[i]``): the group's first value at which its cumulative weight reaches half its
+    total. NaN for an empty group."""
+    total, reached = np.zeros(n_groups), np.zeros(n_groups)
+    median = np.full(n_groups, np.nan)
+    for i in range(len(values)):
+        total[group[i]] += weights[i]
+    for i in range(len(values)):
+        g = group[i]
+        if math.isnan(median[g]):
+            reached[g] += weights[i]
+            if reached[g] >= total[g] / 2:
+                median[g] = values[i]
+    return median
+
+
+@njit(cache=True)
+def _deviation_of_sides(values, weights, codes, on_left):
+    """sum_i w_i |y_i - m_s(i)|, each row's absolute deviation from the weighted median of its
+    side s(i) (left if ``on_left[codes[i]]``); ``values`` sorted ascending."""
+    side = np.where(on_left[codes], 0, 1)
+    median = _group_medians(values, weights, side, 2)
+    return (weights * np.abs(values - median[side])).sum()
 
 
 @njit(cache=True)

@@ -18,8 +18,9 @@ import scipy.sparse
 from handcalc import G, H, gain, split_info
 from sklearn.exceptions import DataConversionWarning, NotFittedError
 
-from dtree import (C45Classifier, ID3Classifier, entropy, export_text, gain_ratio, gini,
-                   gini_index, info_gain, intrinsic_value, misclassification)
+from dtree import (C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier, entropy,
+                   export_text, gain_ratio, gini, gini_index, info_gain, intrinsic_value,
+                   misclassification)
 from dtree.datasets import load_watermelon
 
 X, Y = load_watermelon("2.0", return_X_y=True)  # 17 melons, 6 categorical columns, "yes"/"no"
@@ -114,6 +115,12 @@ ERRORS = [
          error=ValueError, match="infinity in column 'x0'"),
     case("sparse X", fit, scipy.sparse.csr_matrix(np.eye(3)), [0, 1, 2], error=TypeError,
          match="sparse"),
+    *[case(f"sparse y as a {shape} ({estimator.__name__})", estimator().fit,
+           np.array([[1.0], [2.0], [3.0]]), sparse, error=TypeError,
+           match="y is a sparse matrix, and sparse matrices are not supported")
+      for estimator in (ID3Classifier, C45Classifier, CARTClassifier, CARTRegressor)
+      for shape, sparse in (("row", scipy.sparse.csr_matrix([[0.0, 1.0, 1.0]])),
+                            ("column", scipy.sparse.csc_matrix([[0.0], [1.0], [1.0]])))],
     case("complex X", fit, np.array([[1 + 1j], [2]]), [0, 1], error=ValueError,
          match="Complex"),
     case("strings and numbers in one column", fit, np.array([["a"], [1], ["b"]], dtype=object),
@@ -418,7 +425,8 @@ RESULTS = [
            pd.concat([X, XA.loc[[1]]], ignore_index=True), pd.concat([Y, YA.loc[[1]]]),
            sample_weight=np.r_[np.ones(17), 0.0], check=same_tree_as(fitted())),
     result("weights whose sum overflows", fit, X, Y, sample_weight=np.full(17, 1e308),
-           check=same_tree_as(fitted())),
+           check=same_tree_as(ID3Classifier().fit(  # 1e308 = 1.11... x 2^1023, counted 1.11...
+               X, Y, sample_weight=np.full(17, 1e308 / 2.0 ** 1023)))),
     result("subnormal weights", fit, X, Y, sample_weight=np.full(17, 5e-324),
            check=same_tree_as(fitted())),
     result("entropy, weights whose sum overflows", entropy, ["a", "b"] * 3,

@@ -172,6 +172,26 @@ def test_many_class_bipartition_is_the_best_of_all(seed):
     assert chosen == left or chosen == set(codes) - left
 
 
+def test_a_bipartition_of_more_than_64_categories_is_the_cut_it_scored():
+    # two classes, 100 categories: the best cut along the order of the share of class 1,
+    # found here by brute force, is the split the tree makes (the cut was once read back from
+    # a 64-bit mask, and compiled shifts by 64 or more wrapped around)
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 100, size=2000)
+    y = (rng.random(2000) < codes / 100).astype(int)
+    categories = [f"v{i:02d}" for i in range(100)]
+    X = pd.DataFrame({"k": pd.Categorical.from_codes(codes, categories)})
+    order = np.argsort([y[codes == c].mean() for c in range(100)], kind="stable")
+    def decrease(left):
+        mask = np.isin(codes, left)
+        return gini(y) - (mask.sum() * gini(y[mask]) + (~mask).sum() * gini(y[~mask])) / len(y)
+    cuts = [decrease(order[:t]) for t in range(1, 100)]
+    t = int(np.argmax(cuts)) + 1
+    root = CARTClassifier(max_depth=1).fit(X, y).tree_
+    assert root.gains["k"] == pytest.approx(max(cuts))
+    assert {categories.index(c) for c in root.category_sets[0]} == set(order[:t])
+
+
 def test_regression_bipartition_orders_by_mean():
     # means: a 1, b 10, c 2, d 11 -> order a, c, b, d; best cut {a, c} | {b, d}
     X = pd.DataFrame({"k": pd.Categorical(list("aabbccdd"))})
@@ -337,6 +357,8 @@ def test_running_deviations_by_brute_force(seed):
 def test_weighted_median():
     assert kernels.weighted_median(np.array([3.0, 1.0, 2.0, 10.0]), np.ones(4)) == 2.5
     assert kernels.weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0])) == 3.0
+    # equal weights 0.1: half the total, 0.3, is reached at 3 (though 0.1 + 0.1 + 0.1 > 0.3)
+    assert kernels.weighted_median(np.arange(1.0, 7.0), np.full(6, 0.1)) == 3.5
 
 
 def test_the_missing_value_penalty():
@@ -364,3 +386,77 @@ def test_absolute_error_bipartition_when_a_small_side_is_refused():
     assert root.category_sets == (frozenset("ab"), frozenset("c"))
     before = np.abs(y - 3).sum()  # median 3
     assert root.gains["k"] == pytest.approx((before - 6) / 7)
+
+
+def test_absolute_error_bipartition_beyond_the_order_by_mean():
+    # a holds six -3, a 0 and a 20; b a -3; c a 0. Root: median -3, deviation 3 + 3 + 23 = 29.
+    # Along the order by mean (b -3, c 0, a 0.25) the cuts give {b} | {a, c}: 0 + 29 and
+    # {b, c} | {a}: 3 + 26, no decrease; but {c} | {a, b}: 0 + (3 + 23) = 26, a decrease of 3
+    X = pd.DataFrame({"f": pd.Categorical(["a"] * 8 + ["b", "c"])})
+    y = np.array([-3.0] * 6 + [0, 20, -3, 0])
+    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_
+    assert root.impurity == pytest.approx(29 / 10)
+    assert root.category_sets == (frozenset("ab"), frozenset("c"))
+    assert root.gains["f"] == pytest.approx((29 - 26) / 10)
+
+
+def brute_force_absolute_error(codes, y, w, min_leaf):
+    """The largest decrease of sum w |y - median| over all bipartitions of the present codes
+    with ``min_leaf`` rows a side (None if none), and the left sets that reach it."""
+    def deviation(mask):  # the minimum over m of sum w |y - m| is at a data value
+        return min((w[mask] * np.abs(y[mask] - m)).sum() for m in y[mask])
+    present = sorted(set(codes))
+    before = deviation(np.ones(len(y), bool))
+    decreases = {}
+    for r in range(1, len(present)):
+        for left in itertools.combinations(present[:-1], r):  # the last code stays right
+            mask = np.isin(codes, left)
+            if min(mask.sum(), (~mask).sum()) >= min_leaf:
+                decreases[left] = before - deviation(mask) - deviation(~mask)
+    if not decreases:
+        return None, []
+    best = max(decreases.values())
+    return best, [set(left) for left, d in decreases.items() if d >= best - 1e-9]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_absolute_error_bipartition_is_the_best_of_all(seed):
+    rng = np.random.default_rng(seed)
+    n, n_codes, min_leaf = rng.integers(4, 16), rng.integers(2, 7), rng.integers(1, 4)
+    codes = rng.integers(0, n_codes, size=n)
+    y = rng.integers(-5, 6, size=n) * rng.choice([1.0, 10.0], size=n)  # ties and outliers
+    w = rng.choice([0.5, 1.0, 2.0, 3.0], size=n)
+    categories = [f"c{i}" for i in range(n_codes)]
+    X = pd.DataFrame({"k": pd.Categorical.from_codes(codes, categories)})
+    root = CARTRegressor(criterion="absolute_error", max_depth=1, min_samples_leaf=min_leaf,
+                         min_samples_split=2).fit(X, y, sample_weight=w).tree_
+    best, lefts = brute_force_absolute_error(codes, y, w, min_leaf)
+    if best is None:
+        assert root.is_leaf
+        return
+    assert root.gains["k"] * w.sum() == pytest.approx(best, abs=1e-9)
+    if not root.is_leaf:
+        chosen = [{categories.index(c) for c in side} for side in root.category_sets]
+        assert chosen[0] in lefts or chosen[1] in lefts
+
+
+def test_absolute_error_bipartition_of_many_categories_cuts_along_the_medians():
+    # 14 categories (more than MAX_EXHAUSTIVE_CATEGORIES): only the cuts along the order of the
+    # categories' medians. Category i holds i - 1 - (i mod 3), i and i + 1 (odd i) or i + 30
+    # (even i): median i, but the means put the odd categories first. The best of the 13 cuts
+    # along the median order, by brute force here, is unique
+    n_codes = 14
+    assert n_codes > kernels.MAX_EXHAUSTIVE_CATEGORIES
+    codes = np.repeat(np.arange(n_codes), 3)
+    low, high = -1.0 - codes % 3, np.where(codes % 2 == 0, 30.0, 1.0)
+    y = codes + np.where(np.tile([True, False, False], n_codes), low, 0.0) + np.where(
+        np.tile([False, False, True], n_codes), high, 0.0)
+    deviation = lambda v: np.abs(v - np.median(v)).sum()  # noqa: E731
+    cuts = [deviation(y[codes < t]) + deviation(y[codes >= t]) for t in range(1, n_codes)]
+    t = int(np.argmin(cuts)) + 1
+    assert sorted(cuts)[1] > min(cuts)
+    categories = [f"c{i:02d}" for i in range(n_codes)]
+    X = pd.DataFrame({"k": pd.Categorical.from_codes(codes, categories)})
+    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_
+    assert root.gains["k"] * len(y) == pytest.approx(deviation(y) - min(cuts))
+    assert root.category_sets == (frozenset(categories[:t]), frozenset(categories[t:]))

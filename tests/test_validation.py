@@ -72,14 +72,24 @@ def test_ordinary_weights_keep_their_unit():
     assert check_sample_weight([True, False], 2).tolist() == [1.0, 0.0]
 
 
-def test_overflowing_weights_are_divided_by_the_largest():
-    # 1e308 + 5e307 + 1e308 overflows; divided by 1e308: 1, 0.5, 1
-    assert check_sample_weight([1e308, 5e307, 1e308], 3).tolist() == [1.0, 0.5, 1.0]
+def test_overflowing_weights_are_rescaled_by_a_power_of_two():
+    # 1e308 + 5e307 + 1e308 overflows; 1e308 = 1.11... x 2^1023, so the weights are multiplied
+    # by 2^-1023 (exactly: the division by a power of two only lowers the exponents)
+    w = check_sample_weight([1e308, 5e307, 1e308], 3)
+    assert w.tolist() == [1e308 / 2.0 ** 1023, 5e307 / 2.0 ** 1023, 1e308 / 2.0 ** 1023]
+    assert 1 <= w.max() < 2
 
 
-def test_subnormal_weights_are_divided_by_the_largest():
-    # 5e-324 is the smallest subnormal, 1e-323 twice it
+def test_subnormal_weights_are_rescaled_by_a_power_of_two():
+    # 5e-324 is the smallest subnormal, 2^-1074, and 1e-323 twice it: times 2^1073
     assert check_sample_weight([5e-324, 1e-323], 2).tolist() == [0.5, 1.0]
+
+
+def test_weights_are_rescaled_only_outside_two_to_the_plus_minus_64():
+    assert check_sample_weight([2.0 ** -64, 0.25], 2).tolist() == [2.0 ** -64, 0.25]
+    assert check_sample_weight([0.0, 2.0 ** 64 - 2.0 ** 11], 2).tolist() == [0, 2.0 ** 64 - 2 ** 11]
+    assert check_sample_weight([2.0 ** -65, 2.0 ** -66], 2).tolist() == [1.0, 0.5]
+    assert check_sample_weight([3 * 2.0 ** 64], 1).tolist() == [1.5]  # 1.5 x 2^65
 
 
 # --------------------------------------------------------------------------------- encoding
