@@ -179,8 +179,9 @@ def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
     reference = j48(DATA / f"{name}.arff", options)
     assert differences(pruned, pruned.tree_, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves
+    assert sum(1 for _ in pruned.tree_.walk()) == reference.size
     correct = int((pruned.predict(X) == np.asarray(y)).sum())
-    assert correct == reference.correct
+    assert correct == reference.correct and len(y) == reference.total
     assert model.get_n_leaves() == weka(name).n_leaves  # the input is untouched
 
 
@@ -192,6 +193,7 @@ def test_error_based_pruning_on_adult():
     reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
     assert differences(pruned, pruned.tree_, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 564
+    assert sum(1 for _ in pruned.tree_.walk()) == reference.size
     assert int((pruned.predict(X) == np.asarray(y)).sum()) == reference.correct
 
 
