@@ -161,8 +161,11 @@ def verify(claims) -> Verification:
 
     Raises AssertionError naming each claim that disagrees without being marked ``"erratum"``, or
     that is marked ``"erratum"`` but agrees; ValueError or TypeError for a claim that cannot be
-    checked (a stated NaN or infinity, text computed for a stated number)."""
+    checked (a stated NaN or infinity, text computed for a stated number), and ValueError for
+    no claims at all: an empty table would pass without checking anything."""
     claims = [_claim(c) for c in claims]
+    if not claims:
+        raise ValueError("verify() needs at least one claim: an empty list checks nothing")
     unexpected = [c for c in claims if c.agrees == c.erratum]
     if unexpected:
         lines = [f"{c.quantity}: source {c.source()}, dtree {c.shown()} "

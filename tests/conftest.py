@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis.configuration import set_hypothesis_home_dir  # noqa: E402
 
 from dtree.datasets import load_watermelon  # noqa: E402
+# skip, or with DTREE_REQUIRE_REFERENCES fail, a test whose reference program is missing
+from references import pytest_configure, pytest_runtest_setup  # noqa: E402, F401
 
 # Deterministic, quick property tests; nothing written into the repository (Hypothesis would
 # otherwise create .hypothesis/ in the working directory).

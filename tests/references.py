@@ -6,8 +6,11 @@
   ``Rscript``; its ``frame``, ``splits``, ``csplit`` and ``cptable`` come back as DataFrames:
   :func:`rpart`.
 
-Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart` and are skipped,
-with the apt command in the reason, where the programs are missing.
+Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart`. Where a program
+is missing they are skipped, with the apt command in the reason, unless the environment variable
+``DTREE_REQUIRE_REFERENCES`` is set (to anything but "" or "0"): then they fail, naming the
+missing program. CI (``.ci/run``) sets it once apt has installed both, so that a comparison
+cannot silently stop running there. tests/conftest.py imports the hooks that do this.
 """
 from __future__ import annotations
 
@@ -44,10 +47,57 @@ def have_rpart() -> bool:
     return done.returncode == 0
 
 
-requires_weka = pytest.mark.skipif(not have_weka(),
-                                   reason="Weka is not installed: apt-get install weka")
-requires_rpart = pytest.mark.skipif(
-    not have_rpart(), reason="R's rpart is not installed: apt-get install r-base-core r-cran-rpart")
+#: set (to anything but "" or "0") where the reference programs must run: CI, after installing
+REQUIRE_REFERENCES = "DTREE_REQUIRE_REFERENCES"
+
+
+def references_required(environ=None) -> bool:
+    """Whether ``DTREE_REQUIRE_REFERENCES`` asks for the reference programs."""
+    value = (os.environ if environ is None else environ).get(REQUIRE_REFERENCES, "")
+    return value.strip() not in ("", "0")
+
+
+def when_missing(program: str, available: bool, install: str,
+                 required: bool) -> tuple[str, str] | None:
+    """What a test that needs ``program`` does: None (it runs) if the program is available,
+    else ("skip", reason) or, if the reference programs are ``required``, ("fail", reason)."""
+    if available:
+        return None
+    if required:
+        return "fail", (f"{program} is not installed, and {REQUIRE_REFERENCES} says the "
+                        f"reference implementations must run: {install}")
+    return "skip", f"{program} is not installed: {install}"
+
+
+def reference_mark(program: str, available: bool, install: str, environ=None):
+    """The mark of a test that needs ``program``: none, a skip, or ``reference_missing``,
+    which :func:`pytest_runtest_setup` turns into a failure (see :func:`when_missing`)."""
+    outcome = when_missing(program, available, install, references_required(environ))
+    if outcome is None:
+        return pytest.mark.skipif(False, reason=f"{program} is installed")
+    action, reason = outcome
+    if action == "skip":
+        return pytest.mark.skip(reason=reason)
+    return pytest.mark.reference_missing(reason=reason)
+
+
+def pytest_configure(config):
+    """Hook (imported by tests/conftest.py): register the ``reference_missing`` mark."""
+    config.addinivalue_line("markers", "reference_missing(reason): a reference program that "
+                            f"{REQUIRE_REFERENCES} requires is missing; the test fails")
+
+
+def pytest_runtest_setup(item):
+    """Hook (imported by tests/conftest.py): fail a test marked ``reference_missing`` before
+    its fixtures run, with the mark's reason."""
+    mark = item.get_closest_marker("reference_missing")
+    if mark is not None:
+        pytest.fail(mark.kwargs["reason"], pytrace=False)
+
+
+requires_weka = reference_mark("Weka", have_weka(), "apt-get install weka")
+requires_rpart = reference_mark("R's rpart", have_rpart(),
+                                "apt-get install r-base-core r-cran-rpart")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,6 +341,23 @@ write.csv(data.frame(level = if (is.null(yl)) character() else yl),
 write.csv(data.frame(leaf = as.integer(row.names(ff))[fit$where]), file.path(dir, "where.csv"),
           row.names = FALSE)
 writeLines(capture.output(summary(fit)), file.path(dir, "summary.txt"))
+if (file.exists(file.path(dir, "newdata.csv"))) {
+  new <- read.csv(file.path(dir, "newdata.csv"), na.strings = "", check.names = FALSE,
+                  stringsAsFactors = FALSE)
+  for (column in intersect(unique(levels$column), names(new)))
+    new[[column]] <- factor(new[[column]], levels = levels$level[levels$column == column])
+  for (column in names(new))  # a column of NA only reads as logical
+    if (is.numeric(data[[column]])) new[[column]] <- as.numeric(new[[column]])
+  # predict.rpart: the node each row stops at (pred.rpart, as predict() finds it) and its
+  # prediction ("prob" for a classification tree, the fitted value for a regression tree)
+  terms <- delete.response(fit$terms)
+  where <- rpart:::pred.rpart(fit, rpart:::rpart.matrix(
+    model.frame(terms, new, na.action = na.pass, xlev = attr(fit, "xlevels"))))
+  predicted <- predict(fit, new, type = if (is.null(yl)) "vector" else "prob")
+  write.csv(data.frame(node = as.integer(row.names(ff))[where], predicted,
+                       check.names = FALSE),
+            file.path(dir, "predicted.csv"), row.names = FALSE)
+}
 """
 
 
@@ -319,8 +386,11 @@ class RpartResult:
     xlevels: dict[str, list[str]]
     ylevels: list[str]
     data: pd.DataFrame  # the data as R saw it
-    leaf: np.ndarray  # each row's leaf (node number); rpart's `where`
+    leaf: np.ndarray  # each row's node (number) at the end of the fit; rpart's `where`
     summary: str  # summary(fit), as R prints it
+    # for ``newdata``: per row the node predict.rpart stops at (``node``) and its prediction
+    # (``prob_<level>`` per class, or ``yval``)
+    predicted: pd.DataFrame | None = None
 
 
 def _r_literal(value) -> str:
@@ -366,12 +436,15 @@ def _label_splits(frame: pd.DataFrame, splits: pd.DataFrame, csplit: pd.DataFram
 
 def rpart(formula: str, data: pd.DataFrame | str = "kyphosis", method: str = "class",
           control: dict | None = None, parms: dict | None = None,
-          weights: np.ndarray | None = None, seed: int | None = 1) -> RpartResult:
+          weights: np.ndarray | None = None, seed: int | None = 1,
+          newdata: pd.DataFrame | None = None) -> RpartResult:
     """Fit ``rpart(formula, data, method=, control=rpart.control(...), parms=list(...))`` in R.
 
     ``data`` is a DataFrame (categoricals become factors with the same levels, NaN becomes NA)
     or the name of a data set shipped with rpart, e.g. "kyphosis". ``seed`` is passed to
-    ``set.seed`` before the fit: rpart's cross-validation (xerror, xstd) is random."""
+    ``set.seed`` before the fit: rpart's cross-validation (xerror, xstd) is random.
+    ``newdata`` (with a DataFrame ``data``; the same columns, categoricals with the same
+    categories) is run through ``predict(fit, newdata)``: see ``RpartResult.predicted``."""
     if not have_rpart():
         raise RuntimeError("R's rpart is not installed: apt-get install r-base-core r-cran-rpart")
     with tempfile.TemporaryDirectory() as tmp:
@@ -379,12 +452,16 @@ def rpart(formula: str, data: pd.DataFrame | str = "kyphosis", method: str = "cl
         dataset, weight_name = "", ""
         if isinstance(data, str):
             dataset = data
+            if newdata is not None:
+                raise ValueError("newdata needs the data as a DataFrame")
         else:
             frame = data.copy()
             if weights is not None:
                 weight_name = "..weights"
                 frame[weight_name] = np.asarray(weights, dtype=float)
             frame.to_csv(tmp / "data.csv", index=False, na_rep="")
+            if newdata is not None:
+                newdata.to_csv(tmp / "newdata.csv", index=False, na_rep="")
             levels = [(name, str(level)) for name, column in frame.items()
                       if isinstance(column.dtype, pd.CategoricalDtype)
                       for level in column.cat.categories]
@@ -419,10 +496,156 @@ def rpart(formula: str, data: pd.DataFrame | str = "kyphosis", method: str = "cl
         cptable = read("cptable.csv")
         seen = read("data_out.csv")
         summary = (tmp / "summary.txt").read_text(encoding="utf-8")
+        predicted = None
+        if newdata is not None:
+            predicted = read("predicted.csv")
+            if k:
+                predicted.columns = ["node", *(f"prob_{y}" for y in ylevels)]
+            else:
+                predicted.columns = ["node", "yval"]
     surrogates = splits[splits["role"] == "surrogate"].rename(columns={"improve": "agree"})
     return RpartResult(frame=frame, splits=splits, surrogates=surrogates, csplit=csplit,
                        cptable=cptable, xlevels=xlevels, ylevels=ylevels, data=seen,
-                       leaf=leaf, summary=summary)
+                       leaf=leaf, summary=summary, predicted=predicted)
+
+
+def _rpart_sides(fit: RpartResult, split: pd.Series) -> tuple[str, object]:
+    """Where one row of rpart's splits matrix sends a row: ("<", cut) if "x < cut" goes to
+    rpart's left son, (">=", cut) if "x >= cut" does; for a factor ("in", {level: side}) with
+    side "L" or "R" for each level present at the node (csplit codes 1 and 3)."""
+    if abs(split["ncat"]) == 1:
+        return ("<" if split["ncat"] == -1 else ">="), float(split["index"])
+    levels = fit.xlevels[split["variable"]]
+    codes = fit.csplit.iloc[int(split["index"]) - 1, :len(levels)].to_numpy()
+    return "in", {level: "L" if code == 1 else "R"
+                  for level, code in zip(levels, codes) if code in (1, 3)}
+
+
+def _describe(node) -> str:
+    if node.is_leaf:
+        return "a leaf"
+    if node.threshold is not None:
+        return f"{node.feature} <= {node.threshold:g} left"
+    return f"{node.feature} in {sorted(map(str, node.category_sets[0]))} left"
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
+
+
+def rpart_tree_differences(ours, fit: RpartResult, classes=None, surrogates: bool = True,
+                           tolerance: float = 1e-9) -> list[str]:
+    """Compare a dtree tree (its root ``Node``) with rpart's, node by node; return every
+    difference found (an empty list: the same tree).
+
+    The roots are paired, then at each pair of internal nodes the children: rpart's primary
+    split must test the same attribute at the same cut (numeric, up to ``tolerance``) or with
+    the same two sets of levels (a factor), and each of rpart's sons is paired with the dtree
+    child that takes the same rows (rpart's left son 2t holds "x < cut", or "x >= cut" when
+    rpart orients the split that way, dtree's first child "x <= cut"). At every pair: leaf or
+    not, the rows (``n``), their weight (``wt``), and per class the weight (``classes`` in
+    dtree's order, ``count_<class>`` in rpart's frame) or, for a regression tree, the mean
+    (``yval``) and the sum of squares (``dev``). With ``surrogates``, each internal node's
+    surrogate splits too: attribute, cut, direction (or the side of each level), agreement and
+    adjusted agreement, in rpart's order. Below a pair whose splits differ nothing is compared
+    (the rows differ), but the total numbers of nodes are compared too."""
+    frame, splits = fit.frame, fit.splits
+    differences = []
+    n_ours = sum(1 for _ in ours.walk())
+    if n_ours != len(frame):
+        differences.append(f"dtree's tree has {n_ours} nodes, rpart's {len(frame)}")
+    pairs = [(1, ours)]
+    while pairs:
+        number, node = pairs.pop(0)
+        row = frame.loc[number]
+        at = f"rpart node {number} (n {row['n']}, {row['var']})"
+        if node.n_samples != row["n"]:
+            differences.append(f"{at}: {row['n']} rows in rpart, {node.n_samples} in dtree")
+        if not _close(node.weighted_n_samples, row["wt"], tolerance):
+            differences.append(f"{at}: weight {row['wt']} in rpart, "
+                               f"{node.weighted_n_samples} in dtree")
+        if fit.ylevels:
+            theirs = [float(row[f"count_{c}"]) for c in classes]
+            if not all(_close(a, b, tolerance) for a, b in zip(node.value, theirs)):
+                differences.append(f"{at}: class weights {theirs} in rpart, "
+                                   f"{node.value.tolist()} in dtree")
+        else:
+            mean, deviance = float(node.value[0]), node.impurity * node.weighted_n_samples
+            if not (_close(mean, row["yval"], tolerance)
+                    and _close(deviance, row["dev"], tolerance)):
+                differences.append(f"{at}: mean {row['yval']}, deviance {row['dev']} in "
+                                   f"rpart, {mean}, {deviance} in dtree")
+        if row["var"] == "<leaf>" or node.is_leaf:
+            if row["var"] != "<leaf>" or not node.is_leaf:
+                primary = splits[(splits["node"] == number) & (splits["role"] == "primary")]
+                theirs = "a leaf" if primary.empty else primary["left"].iloc[0] + " left"
+                differences.append(f"{at}: rpart has {theirs}, dtree {_describe(node)}")
+            continue
+        at_node = splits[splits["node"] == number]
+        primary = at_node[at_node["role"] == "primary"].iloc[0]
+        kind, test = _rpart_sides(fit, primary)
+        if node.feature != primary["variable"]:
+            same = False
+        elif kind == "in":
+            if node.category_sets is None:
+                same = False
+            else:
+                left = {level for level, side in test.items() if side == "L"}
+                right = set(test) - left
+                sets = [set(map(str, s)) for s in node.category_sets]
+                same = sets in ([left, right], [right, left])
+                flip = sets == [right, left]
+        else:
+            same = node.threshold is not None and _close(node.threshold, test, tolerance)
+            flip = kind == ">="  # rpart's left son holds the values above the cut
+        if not same:
+            differences.append(f"{at}: rpart splits {primary['left']} left, dtree "
+                               f"{_describe(node)}")
+            continue
+        if surrogates:
+            differences += _surrogate_differences(node, fit, at_node[at_node["role"] ==
+                                                                     "surrogate"], flip, at,
+                                                  tolerance)
+        left, right = node.children
+        pairs += [(2 * number, right if flip else left), (2 * number + 1, left if flip else right)]
+    return differences
+
+
+def _surrogate_differences(node, fit: RpartResult, theirs: pd.DataFrame, flip: bool, at: str,
+                           tolerance: float) -> list[str]:
+    ours = list(node.surrogates)
+    names = [s.feature for s in ours]
+    if names != theirs["variable"].tolist():
+        return [f"{at}: surrogates {theirs['variable'].tolist()} in rpart, {names} in dtree"]
+    differences = []
+    for s, (_, r) in zip(ours, theirs.iterrows()):
+        kind, test = _rpart_sides(fit, r)
+        if kind == "in":
+            # dtree: branch_of_code[code] 0 for its first child, 1 for its second, -1 absent
+            expected = {level: ("L" if side == (1 if flip else 0) else "R")
+                        for level, side in zip(fit.xlevels[s.feature], s.branch_of_code)
+                        if side >= 0}
+            same = expected == test
+        else:
+            # "x < cut" to rpart's left son is "x <= cut" to dtree's first child unless
+            # rpart's left son is dtree's second child
+            same = (s.threshold is not None and _close(s.threshold, test, tolerance)
+                    and s.reverse == ((kind == ">=") != flip))
+        if not same:
+            differences.append(f"{at}: surrogate {r['left']} left in rpart, {s.rule} in dtree")
+        if not (_close(s.agreement, r["improve"], tolerance)
+                and _close(s.adjusted_agreement, r["adj"], tolerance)):
+            differences.append(f"{at}: surrogate {s.feature} agrees {r['improve']} (adj "
+                               f"{r['adj']}) in rpart, {s.agreement} ({s.adjusted_agreement})"
+                               " in dtree")
+    return differences
+
+
+def assert_same_tree_as_rpart(ours, fit: RpartResult, classes=None, surrogates: bool = True,
+                              tolerance: float = 1e-9) -> None:
+    """AssertionError listing the differences :func:`rpart_tree_differences` finds."""
+    differences = rpart_tree_differences(ours, fit, classes, surrogates, tolerance)
+    assert not differences, "dtree's tree is not rpart's:\n" + "\n".join(differences)
 
 
 def load_kyphosis() -> pd.DataFrame:

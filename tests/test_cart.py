@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from references import load_kyphosis, requires_rpart, rpart
+from references import assert_same_tree_as_rpart, load_kyphosis, requires_rpart, rpart
 from sklearn import datasets as skdata
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -238,18 +238,26 @@ def test_without_ties_the_trees_are_identical(name, settings):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
+KYPHOSIS = ["Age", "Number", "Start"]
+
+
 @requires_rpart
 def test_kyphosis_tree_and_cptable_as_rpart():
     # rpart's defaults minsplit 20 and minbucket 7 are min_samples_split=20, min_samples_leaf=7;
-    # cp = 0 grows the whole tree. With cost="error", alpha_i / R(root) is rpart's CP column and
-    # the leaves at each step are nsplit + 1.
+    # cp = 0 grows the whole tree here (no split leaves the misclassifications as they were,
+    # which cp = 0 would snip: see test_kyphosis_surrogates_as_rpart). With cost="error",
+    # alpha_i / R(root) is rpart's CP column and the leaves at each step are nsplit + 1.
     data = load_kyphosis()
-    X, y = data[["Age", "Number", "Start"]], data["Kyphosis"]
+    X, y = data[KYPHOSIS], data["Kyphosis"]
     fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": 0, "xval": 0})
     model = CARTClassifier(min_samples_split=20, min_samples_leaf=7).fit(X, y)
-    primaries = fit.splits[fit.splits["role"] == "primary"]
-    ours = [node for node in model.tree_.walk() if not node.is_leaf]
-    assert [node.feature for node in ours] == primaries["variable"].tolist()
+    # the whole tree: every split (attribute, cut, which side is which), every node's rows and
+    # class counts, 9 nodes in all; the splits are rpart's: Start >= 8.5, Start >= 14.5,
+    # Age < 55, Age >= 111 send left
+    assert_same_tree_as_rpart(model.tree_, fit, model.classes_, surrogates=False)
+    assert fit.splits.loc[fit.splits["role"] == "primary", "left"].tolist() == [
+        "Start >= 8.5", "Start >= 14.5", "Age < 55", "Age >= 111"]
+    assert len(fit.frame) == sum(1 for _ in model.tree_.walk()) == 9
     path, _ = weakest_links(model.tree_, cost="error")
     root_error = 17 / 81  # 17 children with kyphosis present, all called absent
     # rpart lists the subtrees from the root (CP = the alpha at which it is reached, 0 for the
@@ -263,32 +271,26 @@ def test_kyphosis_tree_and_cptable_as_rpart():
 @requires_rpart
 @pytest.mark.parametrize("holes", [0, 12])
 def test_kyphosis_surrogates_as_rpart(holes):
-    # At every node both trees split: the same primary split and the same surrogates, best
-    # first, with rpart's agreement and adjusted agreement (holes: values punched out at random,
-    # so that rows go down by their surrogates)
+    # The whole tree as rpart grows it (tests/references.py, rpart_tree_differences): node by
+    # node the same primary split (attribute, cut, which side is rpart's left son), the same
+    # rows and class counts, the same number of nodes, and the same surrogates, best first,
+    # with rpart's agreement and adjusted agreement. holes: values punched out at random, so
+    # that rows go down by their surrogates or their node's majority.
+    # cp = -1, not 0: with cp = 0 rpart still snips every split whose subtree leaves the
+    # misclassifications as they were (partition.c: "complexity <= alpha"); dtree grows them.
+    # rpart drops a row whose predictors are all missing (na.rpart): so does the data here.
     data = load_kyphosis()
     rng = np.random.default_rng(7)
-    for column in ("Age", "Number", "Start"):
+    for column in KYPHOSIS:
         data.loc[rng.choice(len(data), holes, replace=False), column] = np.nan
-    fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": 0, "xval": 0})
+    data = data[data[KYPHOSIS].notna().any(axis=1)].reset_index(drop=True)
+    assert len(data) == (81 if holes == 0 else 80)
+    fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": -1, "xval": 0})
     model = CARTClassifier(min_samples_split=20, min_samples_leaf=7).fit(
-        data[["Age", "Number", "Start"]], data["Kyphosis"])
-    ours = {(n.feature, n.threshold): n for n in model.tree_.walk() if n.children}
-    splits = fit.splits
-    compared = 0
-    for _, primary in splits[splits["role"] == "primary"].iterrows():
-        key = (primary["variable"], primary["index"])
-        if key not in ours:
-            continue
-        expected = splits[(splits["node"] == primary["node"]) & (splits["role"] == "surrogate")]
-        found = ours[key].surrogates
-        assert [s.feature for s in found] == expected["variable"].tolist()
-        np.testing.assert_allclose([s.threshold for s in found], expected["index"])
-        np.testing.assert_allclose([s.agreement for s in found], expected["improve"], atol=1e-6)
-        np.testing.assert_allclose([s.adjusted_agreement for s in found], expected["adj"],
-                                   atol=1e-6)
-        compared += 1
-    assert compared >= (4 if holes == 0 else 2)
+        data[KYPHOSIS], data["Kyphosis"])
+    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    assert len(fit.frame) == (9 if holes == 0 else 11)  # rpart: 4 splits, or 5
+    assert len(fit.surrogates) >= (5 if holes == 0 else 1)
 
 
 def test_surrogates_route_missing_values_at_predict():

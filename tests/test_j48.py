@@ -181,8 +181,9 @@ def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
     for tree in (pruned, fitted):
         assert differences(tree, tree.tree_, reference.tree) == []
         assert tree.get_n_leaves() == reference.n_leaves
+        assert sum(1 for _ in tree.tree_.walk()) == reference.size
         correct = int((tree.predict(X) == np.asarray(y)).sum())
-        assert correct == reference.correct
+        assert correct == reference.correct and len(y) == reference.total
     assert model.get_n_leaves() == weka(name).n_leaves  # the input is untouched
 
 
@@ -194,6 +195,7 @@ def test_error_based_pruning_on_adult():
     reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
     assert differences(pruned, pruned.tree_, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 564
+    assert sum(1 for _ in pruned.tree_.walk()) == reference.size
     assert int((pruned.predict(X) == np.asarray(y)).sum()) == reference.correct
 
 

@@ -2,14 +2,18 @@
 literature (Quinlan 1986, Mitchell 1997, rpart's documentation) or worked by hand."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from references import (J48_PRUNED, J48_UNPRUNED, arff_attributes, j48, load_kyphosis, parse_j48,
-                        requires_rpart, requires_weka, rpart, surrogate_agreement)
+from references import (J48_PRUNED, J48_UNPRUNED, REQUIRE_REFERENCES, arff_attributes, j48,
+                        load_kyphosis, parse_j48, reference_mark, references_required,
+                        requires_rpart, requires_weka, rpart, surrogate_agreement, when_missing)
 
 from dtree.datasets import ARFF_DATASETS, load_arff, load_watermelon
 
@@ -305,3 +309,68 @@ def test_rpart_on_a_frame_and_with_weights():
     assert (doubled.frame["wt"] == 2 * builtin.frame["n"]).all()
     assert (doubled.frame["dev"] == 2 * builtin.frame["dev"]).all()
     np.testing.assert_allclose(doubled.cptable["CP"], builtin.cptable["CP"], atol=1e-12)
+
+
+# --- skip on a reader's machine, fail in CI: DTREE_REQUIRE_REFERENCES ------------------------
+
+@pytest.mark.parametrize("value, required", [
+    (None, False), ("", False), ("0", False), (" 0 ", False), ("1", True), ("yes", True)])
+def test_references_required_reads_the_variable(value, required):
+    environ = {} if value is None else {REQUIRE_REFERENCES: value}
+    assert references_required(environ) is required
+
+
+def test_when_missing_skips_or_fails_naming_the_program():
+    install = "apt-get install weka"
+    assert when_missing("Weka", True, install, required=False) is None
+    assert when_missing("Weka", True, install, required=True) is None
+    assert when_missing("Weka", False, install, required=False) == (
+        "skip", "Weka is not installed: apt-get install weka")
+    action, reason = when_missing("Weka", False, install, required=True)
+    assert action == "fail"
+    assert reason.startswith("Weka is not installed") and "DTREE_REQUIRE_REFERENCES" in reason
+    assert reason.endswith(install)
+
+
+def test_reference_mark():
+    missing = {"program": "Weka", "available": False, "install": "apt-get install weka"}
+    assert reference_mark(**missing, environ={}).name == "skip"
+    mark = reference_mark(**missing, environ={REQUIRE_REFERENCES: "1"})
+    assert mark.name == "reference_missing" and "Weka is not installed" in mark.kwargs["reason"]
+    installed = reference_mark("Weka", True, "apt-get install weka",
+                               environ={REQUIRE_REFERENCES: "1"})
+    assert installed.name == "skipif" and installed.args == (False,)
+
+
+MISSING_PROGRAM_TEST = '''
+from references import reference_mark
+
+
+@reference_mark("No Such Program", False, "apt-get install no-such-program")
+def test_needs_it():
+    pass
+'''
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_a_missing_program_skips_or_fails_a_real_run(tmp_path, required):
+    # a pytest run of its own, with the hooks tests/conftest.py imports
+    (tmp_path / "conftest.py").write_text(
+        "from references import pytest_configure, pytest_runtest_setup  # noqa: F401\n")
+    (tmp_path / "test_missing_program.py").write_text(MISSING_PROGRAM_TEST)
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), str(tests.parent)])}
+    env.pop(REQUIRE_REFERENCES, None)
+    if required:
+        env[REQUIRE_REFERENCES] = "1"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-rsE", "-p", "no:cacheprovider",
+                           "-W", "error::pytest.PytestUnknownMarkWarning", str(tmp_path)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    if required:
+        assert done.returncode == 1, done.stdout
+        assert "1 error" in done.stdout  # pytest.fail in the setup: an error, exit status 1
+        assert "No Such Program is not installed, and DTREE_REQUIRE_REFERENCES" in done.stdout
+    else:
+        assert done.returncode == 0, done.stdout
+        assert "1 skipped" in done.stdout
+        assert "No Such Program is not installed: apt-get install no-such-program" in done.stdout

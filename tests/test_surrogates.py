@@ -21,12 +21,15 @@ c's categories are (v, w, x, y, z); no row has v.
 """
 from __future__ import annotations
 
+from functools import cache
 
 import numpy as np
 import pandas as pd
 import pytest
 from jit import run_script
-from references import load_kyphosis, requires_rpart, rpart
+from references import assert_same_tree_as_rpart, load_kyphosis, requires_rpart, rpart
+
+from dtree import CARTClassifier, CARTRegressor
 
 from dtree._validation import Feature
 from dtree.splits import TrainingSet
@@ -530,3 +533,169 @@ def test_rpart_drops_a_categorical_surrogate_with_fewer_than_two_disagreements()
                 control={"minsplit": 2, "minbucket": 1, "cp": 0, "xval": 0, "maxcompete": 0})
     assert fit.surrogates["variable"].tolist() == ["z", "f2"]  # agree 40/40, 38/40
     assert check_every_node(fit, frame, columns) == 2
+
+
+# ------------------------------------------- whole trees with min_samples_leaf, against rpart
+# CARTClassifier / CARTRegressor with min_samples_split=S, min_samples_leaf=B are rpart with
+# minsplit = S, minbucket = B (method "class" / "anova"), the rest of rpart.control set to what
+# dtree does: maxsurrogate = 5 (max_surrogates), usesurrogate = 2 (a row no surrogate places
+# goes with the majority of the rows the primary split sends, and stays at the node when that
+# is a tie: nodesplit.c), surrogatestyle = 0, maxcompete = 0 and xval = 0 (nothing that
+# changes the tree). cp = -1, not 0: with cp = 0 rpart still snips every split whose subtree
+# does not lower the node's risk (partition.c, "complexity <= alpha"), which for "class" is the
+# misclassification count; with a negative cp no subtree is snipped, and a node is still split
+# only when the split decreases the impurity (bsplit.c). maxdepth stays 30 (deeper than these
+# trees grow). rpart counts minsplit in rows at the node and minbucket in rows with a known
+# value of the split attribute on each side (gini.c, anova.c: "edge"); it drops a row whose
+# predictors are all missing (na.rpart), so the data here has none.
+RPART_CONTROL = {"cp": -1, "xval": 0, "maxcompete": 0, "maxsurrogate": 5, "usesurrogate": 2,
+                 "surrogatestyle": 0}
+MINBUCKET = [("class", 0, 20, 7), ("class", 1, 20, 7), ("class", 2, 12, 4),
+             ("anova", 0, 20, 7), ("anova", 1, 20, 7), ("anova", 2, 12, 4)]
+PREDICTORS = ["x1", "x2", "x3", "c1", "c2"]
+
+
+def random_frame(seed: int, n: int, method: str) -> pd.DataFrame:
+    """Five predictors (three numeric, unrounded, and two factors) that the target depends on,
+    each missing on 15% of the rows, at random; no row misses them all."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=n)
+    frame = pd.DataFrame({
+        "x1": z + rng.normal(scale=0.8, size=n),
+        "x2": rng.normal(size=n) + 0.5 * (z > 0),
+        "x3": rng.uniform(-2, 2, size=n) - 0.5 * z,
+        "c1": pd.Categorical(np.array(list("abcd"))[
+            np.clip((z + 2 + rng.normal(scale=0.7, size=n)).astype(int), 0, 3)]),
+        "c2": pd.Categorical(rng.choice(["lo", "mid", "hi"], n),
+                             categories=["lo", "mid", "hi"]),
+    })
+    if method == "class":
+        classes = np.where(z + rng.normal(scale=0.6, size=n) > 0.2, "yes", "no")
+        if seed == 2:  # three classes
+            classes[(frame["c2"] == "mid") & (rng.random(n) < 0.6)] = "maybe"
+        frame["y"] = pd.Categorical(classes)
+    else:
+        frame["y"] = 3 * z + (frame["c2"] == "hi") * 2.0 + rng.normal(size=n)
+    holes = rng.random((n, len(PREDICTORS))) < 0.15
+    holes[holes.all(axis=1), 0] = False
+    for j, column in enumerate(PREDICTORS):
+        frame.loc[holes[:, j], column] = np.nan
+    return frame
+
+
+@cache
+def minbucket_case(method: str, seed: int, split: int, bucket: int):
+    """rpart's fit and dtree's on 200 random rows, and 100 new rows for predictions."""
+    frame, new = random_frame(seed, 200, method), random_frame(seed + 100, 100, method)
+    fit = rpart("y ~ " + " + ".join(PREDICTORS), frame, method=method,
+                control={"minsplit": split, "minbucket": bucket, **RPART_CONTROL},
+                newdata=new[PREDICTORS])
+    estimator = CARTClassifier if method == "class" else CARTRegressor
+    model = estimator(min_samples_split=split, min_samples_leaf=bucket).fit(
+        frame[PREDICTORS], frame["y"])
+    return frame, new, fit, model
+
+
+@requires_rpart
+@pytest.mark.parametrize("method, seed, split, bucket", MINBUCKET)
+def test_whole_tree_with_min_samples_leaf_as_rpart(method, seed, split, bucket):
+    frame, _, fit, model = minbucket_case(method, seed, split, bucket)
+    assert len(fit.frame) >= 9 and len(fit.surrogates) >= 5  # a tree worth comparing
+    # a factor splits some node or is some node's surrogate
+    assert fit.frame["var"].isin(["c1", "c2"]).any() or (fit.surrogates["ncat"].abs() > 1).any()
+    classes = getattr(model, "classes_", None)
+    assert_same_tree_as_rpart(model.tree_, fit, classes)
+
+
+def rpart_predictions(fit, nodes: np.ndarray, classes) -> np.ndarray:
+    """rpart's prediction at each of ``nodes``: class probabilities, or the mean."""
+    if classes is None:
+        return fit.frame.loc[nodes, "yval"].to_numpy()
+    return fit.frame.loc[nodes, [f"prob_{c}" for c in classes]].to_numpy()
+
+
+@requires_rpart
+@pytest.mark.parametrize("method, seed, split, bucket", MINBUCKET)
+def test_predictions_with_min_samples_leaf_as_rpart(method, seed, split, bucket):
+    # The training rows: rpart's prediction for each is that of the node where the fit left it
+    # (`where`: a leaf, or the node where a row stayed that neither its values nor the majority
+    # could send on). New rows with missing values: rpart's predict(), which stops at a node
+    # where no surrogate places a row and the children hold equally many rows.
+    frame, new, fit, model = minbucket_case(method, seed, split, bucket)
+    classes = getattr(model, "classes_", None)
+    if classes is None:
+        ours, theirs = model.predict(frame[PREDICTORS]), rpart_predictions(fit, fit.leaf, None)
+        ours_new, theirs_new = model.predict(new[PREDICTORS]), fit.predicted["yval"]
+    else:
+        ours = model.predict_proba(frame[PREDICTORS])
+        theirs = rpart_predictions(fit, fit.leaf, classes)
+        ours_new = model.predict_proba(new[PREDICTORS])
+        theirs_new = fit.predicted[[f"prob_{c}" for c in classes]].to_numpy()
+    np.testing.assert_allclose(theirs_new, rpart_predictions(fit, fit.predicted["node"],
+                                                             classes), rtol=1e-9)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12,
+                               err_msg="training rows")
+    np.testing.assert_allclose(ours_new, theirs_new, rtol=1e-9, atol=1e-12,
+                               err_msg="new rows")
+
+
+@requires_rpart
+def test_a_row_that_nothing_places_on_a_tie_stays_at_the_node():
+    # 10 rows: x1 splits the 8 rows that have it 4 a | 4 b at 4.5; its only surrogate, x2 < 3.5
+    # (x2 = 1 2 3 5 | 4 6 7 8 on those rows: 7 of 8 agree), is missing on the same two rows 8
+    # and 9 (one a, one b), and so is x1. x3 is the same on every row: no split, no surrogate;
+    # it keeps rows 8 and 9 in rpart's data (na.rpart drops a row with no predictor). The
+    # majority rule ties, 4 = 4: rpart keeps both rows at the root, so its leaves hold (4, 0)
+    # and (0, 4), and predicting them stops at the root: (5 a, 5 b) / 10.
+    X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 5, 6, 7, 8, NAN, NAN],
+                      "x2": [1.0, 2, 3, 5, 4, 6, 7, 8, NAN, NAN], "x3": np.ones(10)})
+    y = pd.Categorical(list("aaaabbbbab"))
+    fit = rpart("y ~ x1 + x2 + x3", X.assign(y=y),
+                control={"minsplit": 2, "minbucket": 1, **RPART_CONTROL})
+    assert fit.frame["n"].tolist() == [10, 4, 4]
+    assert fit.frame[["count_a", "count_b"]].to_numpy().tolist() == [[5, 5], [4, 0], [0, 4]]
+    assert fit.splits["left"].tolist() == ["x1 < 4.5", "x2 < 3.5"]
+    assert fit.leaf.tolist() == [2, 2, 2, 2, 3, 3, 3, 3, 1, 1]  # rows 8, 9 stay at the root
+    model = CARTClassifier(min_samples_split=2).fit(X, y)
+    root = model.tree_
+    assert [child.value.tolist() for child in root.children] == [[4, 0], [0, 4]]
+    assert [child.n_samples for child in root.children] == [4, 4]
+    assert_same_tree_as_rpart(root, fit, model.classes_)
+    np.testing.assert_allclose(model.predict_proba(X[8:]), [[0.5, 0.5], [0.5, 0.5]])
+
+
+@requires_rpart
+def test_predict_goes_with_the_child_that_holds_more_rows_as_rpart():
+    # At fit a row that no surrogate places goes with the primary's majority (the weight of
+    # the rows the primary sends each way: surrogate.c, "lastsurrogate"); rpart's predict()
+    # instead compares the rows its two children hold (pred_rpart.c: the n of nodes 2t and
+    # 2t + 1), which count the rows placed by surrogates and by the majority too, and stops
+    # at the node only when these are equal.
+    new = pd.DataFrame({"x1": [NAN], "x2": [NAN], "x3": [1.0]})  # nothing to place it by
+    control = {"minsplit": 2, "minbucket": 1, **RPART_CONTROL}
+    # The tie of the last test, plus row 10 (a; no x1, x2 = 2.5 < 3.5: left by the
+    # surrogate): rows 8 and 9 stay at the root, whose children hold 5 and 4 rows; a new row
+    # with nothing known goes left: (1, 0), not the root's (6, 5) / 11.
+    X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 5, 6, 7, 8, NAN, NAN, NAN],
+                      "x2": [1.0, 2, 3, 5, 4, 6, 7, 8, NAN, NAN, 2.5], "x3": np.ones(11)})
+    y = pd.Categorical(list("aaaabbbbaba"))
+    fit = rpart("y ~ x1 + x2 + x3", X.assign(y=y), control=control, newdata=new)
+    assert fit.frame["n"].tolist() == [11, 5, 4]
+    assert fit.predicted[["node", "prob_a", "prob_b"]].to_numpy().tolist() == [[2, 1, 0]]
+    model = CARTClassifier(min_samples_split=2).fit(X, y)
+    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    np.testing.assert_allclose(model.predict_proba(new), [[1.0, 0.0]])
+    # 9 rows with x1: 5 a go left (x1 < 4.6), 4 b right, so row 9 (nothing known) goes left
+    # at fit; the surrogate x2 < 3.55 sends rows 10-12 (b) right: the children hold 6 and 7
+    # rows, and a new row with nothing known goes right: (0, 1).
+    X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 4.2, 5, 6, 7, 8, NAN, NAN, NAN, NAN],
+                      "x2": [1.0, 2, 3, 5, 3.1, 4, 6, 7, 8, NAN, 7.5, 7.6, 7.7],
+                      "x3": np.ones(13)})
+    y = pd.Categorical(list("aaaaabbbbabbb"))
+    fit = rpart("y ~ x1 + x2 + x3", X.assign(y=y), control=control, newdata=new)
+    assert fit.frame["n"].tolist() == [13, 6, 7]
+    assert fit.leaf.tolist() == [2] * 5 + [3] * 4 + [2, 3, 3, 3]
+    assert fit.predicted[["node", "prob_a", "prob_b"]].to_numpy().tolist() == [[3, 0, 1]]
+    model = CARTClassifier(min_samples_split=2).fit(X, y)
+    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    np.testing.assert_allclose(model.predict_proba(new), [[0.0, 1.0]])

@@ -99,11 +99,6 @@ def test_claim_objects_pass_through():
     assert table["dtree"].tolist() == ["0.2504", "1.20"]  # stated decimals + 2
 
 
-def test_empty_claims():
-    table = verify([]).frame
-    assert list(table.columns) == ["quantity", "source", "dtree", "agrees"] and len(table) == 0
-
-
 @pytest.mark.parametrize("stated, computed, shown", [
     (0.0, 0.0, "0"),             # an exact zero
     (0, 0, "0"),
@@ -170,3 +165,10 @@ def test_text_form_is_aligned_without_index():
         "H(Y), bits    0.88  0.8813          ✓",
         "best          纹理    触感  ✗ erratum",
     ]
+
+
+@pytest.mark.parametrize("claims", [[], (), iter([])])
+def test_no_claims_is_refused(claims):
+    # an empty table would pass while checking nothing
+    with pytest.raises(ValueError, match="at least one claim"):
+        verify(claims)
