@@ -203,6 +203,20 @@ def midpoint(lower, upper):
     return t if lower <= t < upper else lower
 
 
+@njit(cache=True)
+def j48_split_point(column, t):
+    """Where J48 moves a threshold ``t``: Weka 3.6's ``C45Split.setSplitPoint`` goes through
+    the column in row order and keeps each known value that is above the one it holds by more
+    than 1e-6 (``Utils.gr``) and not above t by 1e-6 or more (``Utils.smOrEq``). A value within
+    1e-6 above the one held does not replace it, so of two values closer than 1e-6 the first in
+    row order can stay, though it is the smaller."""
+    held = -math.inf
+    for value in column:  # a missing value (NaN) fails both comparisons
+        if value - held > J48_EPSILON and value - t < J48_EPSILON:
+            held = value
+    return held
+
+
 # ------------------------------------------------------------------------------ split search
 @njit(cache=True)
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,

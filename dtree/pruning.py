@@ -423,8 +423,13 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
 
     def decide(node, rows, weights) -> bool:
         """Prune one node whose subtrees are pruned; True if a branch was raised into its
-        place (the node must then be pruned again)."""
-        largest = int(np.argmax([child.weighted_n_samples for child in node.children]))
+        place (the node must then be pruned again). The largest branch is Weka's
+        ``Distribution.maxBag``: a branch replaces the one held if its weight is at least that
+        one's less 1e-6 (``Utils.grOrEq``), so of branches tied in weight the last is raised."""
+        largest, most = 0, 0.0
+        for b, child in enumerate(node.children):
+            if most - child.weighted_n_samples < 1e-6:
+                largest, most = b, child.weighted_n_samples
         as_branch = (branch_estimate(node.children[largest], rows, weights) if rows is not None
                      else np.inf)
         as_leaf, as_tree = leaf_estimate(node.value), tree_estimate(node)

@@ -15,7 +15,6 @@ returns small arrays (one entry per attribute) from which the grower picks the s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -76,19 +75,12 @@ class TrainingSet:
         return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
                    n_classes, n_categories, slot, [f.name for f in features], total_weight)
 
-    @cached_property
-    def _distinct(self) -> dict[int, np.ndarray]:
-        """Numeric columns' distinct known values, sorted; each filled on first use."""
-        return {}
-
     def value_at_most(self, j: int, t: float) -> float:
-        """The largest training value of column j not above t (up to Weka's 1e-6): where J48
-        moves a threshold, so that it reads as a value seen in the data (Quinlan 1993)."""
-        if j not in self._distinct:
-            column = self.XT[j]
-            self._distinct[j] = np.unique(column[~np.isnan(column)])
-        values = self._distinct[j]
-        return float(values[np.searchsorted(values, t + kernels.J48_EPSILON, side="right") - 1])
+        """The training value of column j where J48 moves a threshold t, so that it reads as a
+        value seen in the data (Quinlan 1993): the largest value not above t, except that
+        values within 1e-6 of one another count as one, the first in row order
+        (:func:`dtree.kernels.j48_split_point`)."""
+        return kernels.j48_split_point(self.XT[j], t)
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from references import J48_PRUNED, J48_UNPRUNED, j48, requires_weka
 
-from dtree import C45Classifier
+from dtree import C45Classifier, kernels
 from dtree.datasets import ARFF_DATASETS, load_adult, load_arff
 from dtree.pruning import added_errors, prune_error_based
 
@@ -30,6 +30,13 @@ def ours(name: str):
     return C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y), X, y
 
 
+def weka_round(x: float, decimals: int) -> float:
+    """``x`` as Weka prints it (``Utils.doubleToString``): halves round away from zero, where
+    Python's round() takes the even neighbour (3.125 prints as 3.13; round gives 3.12)."""
+    scaled = abs(x) * 10.0 ** decimals
+    return math.copysign(math.floor(scaled + 0.5) / 10 ** decimals, x)
+
+
 def differences(model, node, reference, path=(), parent=None):
     """Where our tree and Weka's printed one differ, as (path, ours, Weka's) tuples. Tests and
     thresholds are compared as Weka prints them (6 decimals), leaf weights and errors to 2
@@ -43,13 +50,13 @@ def differences(model, node, reference, path=(), parent=None):
         counts = parent.value if weight == 0 else node.value
         tied = {str(c) for c, v in zip(model.classes_, counts) if v >= counts.max() - 1e-6}
         errors = weight - top
-        mine = (round(weight, 2), round(errors, 2) if errors > 1e-6 else 0.0)
+        mine = (weka_round(weight, 2), weka_round(errors, 2) if errors > 1e-6 else 0.0)
         if reference.label not in tied or mine != (reference.weight, reference.errors):
             return [(path, (sorted(tied), *mine),
                      (reference.label, reference.weight, reference.errors))]
         return []
     if node.threshold is not None:
-        t = round(node.threshold, 6)
+        t = weka_round(node.threshold, 6)
         tests = [(node.feature, "<=", t), (node.feature, ">", t)]
     else:
         tests = [(node.feature, "=", str(next(iter(s)))) for s in node.category_sets]
@@ -197,6 +204,50 @@ def test_error_based_pruning_on_adult():
     assert pruned.get_n_leaves() == reference.n_leaves == 564
     assert sum(1 for _ in pruned.tree_.walk()) == reference.size
     assert int((pruned.predict(X) == np.asarray(y)).sum()) == reference.correct
+
+
+def adult_four_times() -> tuple[pd.DataFrame, np.ndarray]:
+    """Adult's rows four times over, each numeric column plus Gaussian noise with 1% of its
+    standard deviation (numpy's default_rng(0), the columns in order): 130,244 rows whose
+    numbers nearly repeat, so that values closer than 1e-6 and branches of equal weight occur."""
+    X, y = load_adult(return_X_y=True)
+    noisy = pd.concat([X] * 4, ignore_index=True)
+    rng = np.random.default_rng(0)
+    for name in X.select_dtypes("number"):
+        noisy[name] = noisy[name] + rng.normal(0, 0.01 * X[name].std(), len(noisy))
+    return noisy, np.tile(np.asarray(y), 4)
+
+
+@requires_weka
+def test_error_based_pruning_on_adult_four_times():
+    # Two J48 rules that adult itself does not reach. Thresholds: at five cuts the largest
+    # training value below the cut has a smaller one within 1e-6 earlier in row order, and J48
+    # keeps that one (hours-per-week 44.997424, not 44.997425). Subtree raising: at two nodes
+    # the largest branches tie ("education" below "relationship = Husband": 7 and 7 rows;
+    # "age": 8 and 8); J48 raises the last of them, a subtree that lowers the estimated errors
+    # (6.27 and 3.65, against 6.28 and 4.44 for the node as it is), where the first is a leaf;
+    # raising the first leaves 10,459 leaves. An unpruned leaf of weight 3.125 with 1.125
+    # errors prints as "(3.13/1.13)" (weka_round)
+    X, y = adult_four_times()
+    frame = X.assign(income=pd.Categorical(y))
+    model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
+    unpruned = j48(frame, J48_UNPRUNED)
+    assert differences(model, model.tree_, unpruned.tree) == []
+    assert model.get_n_leaves() == unpruned.n_leaves == 16350
+    pruned = prune_error_based(model)
+    reference = j48(frame, J48_PRUNED)
+    assert differences(pruned, pruned.tree_, reference.tree) == []
+    assert pruned.get_n_leaves() == reference.n_leaves == 10443
+    assert int((pruned.predict(X) == y).sum()) == reference.correct
+
+
+def test_threshold_moves_to_the_first_of_values_closer_than_1e_6():
+    # Weka's C45Split.setSplitPoint, cut at 3.5: in row order it keeps 2.0, and 2.0000005 is not
+    # above 2.0 by more than 1e-6, so 2.0 stays; in the other order 2.0000005 is kept. A value
+    # less than 1e-6 above the cut counts as not above it; NaN (missing) is passed over
+    assert kernels.j48_split_point(np.array([2.0, 1.0, 2.0000005, 5.0, np.nan]), 3.5) == 2.0
+    assert kernels.j48_split_point(np.array([2.0000005, 1.0, 2.0, 5.0]), 3.5) == 2.0000005
+    assert kernels.j48_split_point(np.array([2.0, 3.5000005, 5.0]), 3.5) == 3.5000005
 
 
 def test_added_errors_by_hand():
