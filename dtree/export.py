@@ -73,7 +73,7 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
     node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
     subtree. With ``show_surrogates`` each CART split is preceded by its surrogate splits, one
     per line, best first, with agreement and adjusted agreement, then the branch a row goes to
-    when none can place it (``Node.surrogates``, ``Node.majority_branch``).
+    when none can place it (``Node.surrogates``, ``Node.larger_branch``).
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
@@ -97,15 +97,16 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
             for label, child in reversed(list(zip(node.branch_labels(), node.children))):
                 stack.append((child, indent + "|   "))
                 stack.append(f"{indent}|--- {node.feature} {label}")
-            if show_surrogates and (node.surrogates or node.majority_branch is not None):
+            if show_surrogates and (node.surrogates or node.larger_branch is not None):
                 lines += [f"{indent}|    {line}" for line in _surrogate_lines(node)]
     return "\n".join(lines)
 
 
 def _surrogate_lines(node: Node) -> list[str]:
     """A CART split's surrogates, best first, one per line ('surrogate: Number > 6.5 (agree
-    0.802, adj 0.158)'), then where a row goes that none can place ('otherwise: right')."""
-    side = {0: "left", 1: "right", None: "every branch"}[node.majority_branch]
+    0.802, adj 0.158)'), then where prediction sends a row that none can place ('otherwise:
+    right', the larger child; 'otherwise: stays here' if the children hold as many rows)."""
+    side = {0: "left", 1: "right", None: "stays here"}[node.larger_branch]
     return [f"surrogate: {s.rule} (agree {s.agreement:.3f}, adj {s.adjusted_agreement:.3f})"
             for s in node.surrogates] + [f"otherwise: {side}"]
 

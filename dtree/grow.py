@@ -21,7 +21,7 @@ from ._validation import Feature
 from .impurity import SCORES
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import find_surrogates, majority_side
-from .tree import SPREAD, Node, branches, make_leaf, value_branches
+from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -177,12 +177,15 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 _surrogates(node, data, rows, weights, order, missing, features,
                             rules.max_surrogates)
             # CART: a row that no surrogate places, at a majority tie, stays here (rpart)
-            sent = branches(node, data.XT, rows, "distribute" if rules.missing_branch else "stop")
+            sent = branches(node, data.XT, rows,
+                            "distribute" if rules.missing_branch else "stop", at_fit=True)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
                                           n_branches, sent, data.y, n_classes, impurity, rows,
                                           weights, order)
         node.branch_fractions = fractions
+        if rules.max_surrogates is not None:
+            node.larger_branch = larger_branch(np.diff(start))
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)

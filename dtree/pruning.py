@@ -26,7 +26,8 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
-from .tree import Node, branches, hand_down, make_leaf, most_probable, raise_branch, reach
+from .tree import (Node, branches, hand_down, larger_branch, make_leaf, most_probable,
+                   raise_branch, reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -387,7 +388,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """The node's rows handed to its children as the tree was grown (missing-value
         branch, surrogates); a row spread over the branches goes to each with the share of the
         placed weight among these rows (J48's resetDistribution)."""
-        branch = branches(node, XT, rows, routing)
+        branch = branches(node, XT, rows, routing, at_fit=True)
         placed = branch >= 0
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))
@@ -418,6 +419,8 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
                                if node.weighted_n_samples > 0 else above)
             if node.children:
                 parts, node.branch_fractions = split(node, rows, weights)
+                if routing == "stop":  # CART: where prediction sends a row nothing places
+                    node.larger_branch = larger_branch([len(part[0]) for part in parts])
                 stack.extend((child, *part, node.prediction)
                              for child, part in zip(node.children, parts))
 

@@ -35,10 +35,12 @@ class Node:
     whose value is missing down every branch (Quinlan 1993). ``missing_branch`` is the index of
     the child that holds the rows whose value was missing (``missing="branch"``), or None.
     A CART node has ``surrogates`` (:class:`dtree.surrogates.Surrogate`, best first), which
-    place a row whose tested value is missing, and ``majority_branch``, where such a row goes
-    when no surrogate can place it (None: the split sent equal weight both ways, and the row
-    stays at the node, as in rpart). Which branch a row takes is decided in one place,
-    :func:`branches`.
+    place a row whose tested value is missing. A row that no surrogate can place goes, while
+    the tree grows, to ``majority_branch``, the side where the split sent more of the weight
+    whose tested value is known (rpart's ``surrogate.c``), and at prediction to
+    ``larger_branch``, the child holding more training rows (rpart's ``pred_rpart.c``); None
+    for a tie, where the row stays at the node. Which branch a row takes is decided in one
+    place, :func:`branches`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -69,6 +71,7 @@ class Node:
     missing_branch: int | None = None
     surrogates: tuple = ()
     majority_branch: int | None = None
+    larger_branch: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -142,17 +145,17 @@ def value_branches(node: Node, XT: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return branch
 
 
-def branches(node: Node, XT: np.ndarray, rows: np.ndarray,
-             predict_missing: str = "distribute") -> np.ndarray:
+def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str = "distribute",
+             at_fit: bool = False) -> np.ndarray:
     """Which branch each row takes at an internal node: the library's one routing rule, which
     the grower, the pruners and (compiled) :func:`dtree.kernels.predict_rows` follow.
 
     A row goes by its tested value (:func:`value_branches`). Without one (missing, or a category
     with no branch here) it takes the node's missing-value branch if there is one; else the
-    first surrogate split that can place it (CART); else the majority branch; else, as
-    ``predict_missing`` says, the branch of largest training fraction ("most_frequent"), every
-    branch (SPREAD, "distribute"; Quinlan 1993, ch. 3) or none: it stays at the node (STAY,
-    "stop"; rpart's rule when the majority is a tie)."""
+    first surrogate split that can place it (CART); else the majority branch (``at_fit``) or the
+    larger child (at prediction); else, as ``predict_missing`` says, the branch of largest
+    training fraction ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993,
+    ch. 3) or none: it stays at the node (STAY, "stop"; rpart's rule on a tie)."""
     branch = value_branches(node, XT, rows)
     lost = branch == SPREAD
     if not lost.any():
@@ -160,12 +163,19 @@ def branches(node: Node, XT: np.ndarray, rows: np.ndarray,
     if node.missing_branch is not None:
         branch[lost] = node.missing_branch
         return branch
-    unplaced = node.majority_branch
+    unplaced = node.majority_branch if at_fit else node.larger_branch
     if unplaced is None:
         unplaced = (SPREAD if predict_missing == "distribute" else STAY
                     if predict_missing == "stop" else most_frequent_branch(node.branch_fractions))
     branch[lost] = surrogate_sides(XT, rows[lost], node.surrogates, unplaced)
     return branch
+
+
+def larger_branch(n_samples) -> int | None:
+    """Of a binary split's two children, given their numbers of training rows, the one that
+    holds more; None if they hold as many (rpart's ``pred_rpart.c``)."""
+    left, right = n_samples
+    return 0 if left > right else 1 if right > left else None
 
 
 def most_frequent_branch(fractions: np.ndarray) -> int:
@@ -193,13 +203,14 @@ def hand_down(branch: np.ndarray, rows: np.ndarray, weights: np.ndarray, shares:
     return parts
 
 
-def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute",
+def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fit: bool = False,
           ) -> Iterator[tuple[Node, np.ndarray, np.ndarray, np.ndarray]]:
     """Where the rows of ``XT`` (encoded, one column per row) go in the tree, as prediction
-    sends them: for every node reached (parents first), the rows that reach it, the share of
-    each row's weight that does, and whether that share ends there (always at a leaf; at an
-    internal node for a row that stays, :data:`STAY`). A row's prediction is the sum, over the
-    nodes where its shares end, of share x the node's prediction."""
+    sends them (``at_fit``: as the grower did): for every node reached (parents first), the
+    rows that reach it, the share of each row's weight that does, and whether that share ends
+    there (always at a leaf; at an internal node for a row that stays, :data:`STAY`). A row's
+    prediction is the sum, over the nodes where its shares end, of share x the node's
+    prediction."""
     n = XT.shape[1]
     stack = [(root, np.arange(n), np.ones(n))]
     while stack:
@@ -207,7 +218,7 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute",
         if not node.children:
             yield node, rows, weights, np.ones(len(rows), dtype=bool)
             continue
-        branch = branches(node, XT, rows, predict_missing)
+        branch = branches(node, XT, rows, predict_missing, at_fit)
         yield node, rows, weights, branch == STAY
         parts = hand_down(branch, rows, weights, node.branch_fractions)
         stack.extend((child, *part) for child, part in zip(reversed(node.children),
@@ -228,13 +239,14 @@ def make_leaf(node: Node, reason: str) -> None:
     node.children, node.stop_reason = [], reason
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
-    node.missing_branch = node.majority_branch = None
+    node.missing_branch = node.majority_branch = node.larger_branch = None
     node.surrogates = ()
 
 
 #: what a node's test is made of, taken over whole when a branch is raised into its place
 TEST_FIELDS = ("feature", "feature_index", "threshold", "category_sets", "branch_of_code",
-               "missing_branch", "surrogates", "majority_branch", "score", "children",
+               "missing_branch", "surrogates", "majority_branch", "larger_branch", "score",
+               "children",
                "branch_fractions", "stop_reason")
 
 
@@ -305,7 +317,7 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     tested feature (-1 for a leaf), the first child, and where its category-to-branch map starts
     and ends in the concatenated maps; then the thresholds, the maps, the numbers of children,
     each node's branch fraction, the branch a missing value takes (the missing-value branch,
-    else the majority branch, or -1), the same with the most frequent branch in place of -1,
+    else the larger child, or -1), the same with the most frequent branch in place of -1,
     each node's prediction; and the surrogate splits: per node where its run starts and ends,
     per surrogate its feature, whether reversed, where its category map starts and ends, and
     its threshold. One pass over the nodes."""
@@ -330,7 +342,7 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
         code_bounds.append(add_map(node.branch_of_code))
-        detour = node.majority_branch if node.missing_branch is None else node.missing_branch
+        detour = node.larger_branch if node.missing_branch is None else node.missing_branch
         missing_child.append(-1 if detour is None or not node.children else detour)
         frequent_child.append(missing_child[-1] if detour is not None or not node.children
                               else most_frequent_branch(node.branch_fractions))

@@ -234,7 +234,7 @@ def test_error_based_pruning_on_adult_four_times():
     unpruned = j48(frame, J48_UNPRUNED)
     assert differences(model, model.tree_, unpruned.tree) == []
     assert model.get_n_leaves() == unpruned.n_leaves == 16350
-    pruned = prune_error_based(model)
+    pruned = prune_error_based(model, X, y)
     reference = j48(frame, J48_PRUNED)
     assert differences(pruned, pruned.tree_, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 10443

@@ -103,7 +103,8 @@ def test_leaves_hold_the_rows_the_model_sends_there(name, pruner, seed):
     pruned = PRUNERS[pruner](model, X, y)
     codes = np.searchsorted(pruned.classes_, y)
     held = 0.0
-    for node, rows, shares, ends in reach(pruned.tree_, encoded.T, routing_at_fit(pruned)):
+    for node, rows, shares, ends in reach(pruned.tree_, encoded.T, routing_at_fit(pruned),
+                                          at_fit=True):
         counts = np.bincount(codes[rows], weights=shares, minlength=len(pruned.classes_))
         np.testing.assert_allclose(node.value, counts, atol=1e-9)
         held += shares[ends].sum()

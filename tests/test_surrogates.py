@@ -589,7 +589,7 @@ def minbucket_case(method: str, seed: int, split: int, bucket: int):
     frame, new = random_frame(seed, 200, method), random_frame(seed + 100, 100, method)
     fit = rpart("y ~ " + " + ".join(PREDICTORS), frame, method=method,
                 control={"minsplit": split, "minbucket": bucket, **RPART_CONTROL},
-                newdata=new[PREDICTORS])
+                newdata=pd.concat([frame, new], ignore_index=True)[PREDICTORS])
     estimator = CARTClassifier if method == "class" else CARTRegressor
     model = estimator(min_samples_split=split, min_samples_leaf=bucket).fit(
         frame[PREDICTORS], frame["y"])
@@ -617,25 +617,24 @@ def rpart_predictions(fit, nodes: np.ndarray, classes) -> np.ndarray:
 @requires_rpart
 @pytest.mark.parametrize("method, seed, split, bucket", MINBUCKET)
 def test_predictions_with_min_samples_leaf_as_rpart(method, seed, split, bucket):
-    # The training rows: rpart's prediction for each is that of the node where the fit left it
-    # (`where`: a leaf, or the node where a row stayed that neither its values nor the majority
-    # could send on). New rows with missing values: rpart's predict(), which stops at a node
-    # where no surrogate places a row and the children hold equally many rows.
+    # The training rows and 100 new ones, with missing values, through rpart's predict(),
+    # which sends a row that no surrogate places to the child holding more rows and stops at
+    # the node only when they hold equally many (pred_rpart.c). (Without newdata, predict()
+    # would answer for the training rows from the nodes where the fit left them, `where`,
+    # which follows the fit's majority rule instead.)
     frame, new, fit, model = minbucket_case(method, seed, split, bucket)
     classes = getattr(model, "classes_", None)
+    rows = pd.concat([frame, new], ignore_index=True)[PREDICTORS]
     if classes is None:
-        ours, theirs = model.predict(frame[PREDICTORS]), rpart_predictions(fit, fit.leaf, None)
-        ours_new, theirs_new = model.predict(new[PREDICTORS]), fit.predicted["yval"]
+        ours, theirs = model.predict(rows), fit.predicted["yval"].to_numpy()
     else:
-        ours = model.predict_proba(frame[PREDICTORS])
-        theirs = rpart_predictions(fit, fit.leaf, classes)
-        ours_new = model.predict_proba(new[PREDICTORS])
-        theirs_new = fit.predicted[[f"prob_{c}" for c in classes]].to_numpy()
-    np.testing.assert_allclose(theirs_new, rpart_predictions(fit, fit.predicted["node"],
-                                                             classes), rtol=1e-9)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12,
+        ours = model.predict_proba(rows)
+        theirs = fit.predicted[[f"prob_{c}" for c in classes]].to_numpy()
+    np.testing.assert_allclose(theirs, rpart_predictions(fit, fit.predicted["node"], classes),
+                               rtol=1e-9)
+    np.testing.assert_allclose(ours[:len(frame)], theirs[:len(frame)], rtol=1e-9, atol=1e-12,
                                err_msg="training rows")
-    np.testing.assert_allclose(ours_new, theirs_new, rtol=1e-9, atol=1e-12,
+    np.testing.assert_allclose(ours[len(frame):], theirs[len(frame):], rtol=1e-9, atol=1e-12,
                                err_msg="new rows")
 
 
