@@ -237,7 +237,7 @@ class _Tree(BaseEstimator):
         validate_data(self, table, reset=False, skip_check_array=True)
         matrix = encode_columns(columns, self._features, table)
         self._check_missing(matrix, self._features, columns)
-        if self._layout.root is not self.tree_:  # a pruner's copy: lay its tree out once
+        if not self._layout.describes(self.tree_):  # a copy, or an edited tree: lay it out
             self._layout = Layout(self.tree_)
         return self._layout.predict(matrix, self.predict_missing)
 

@@ -11,13 +11,16 @@ from . import kernels
 from .surrogates import surrogate_sides
 
 __all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "hand_down",
-           "reach", "most_probable", "SPREAD", "STAY"]
+           "reach", "most_probable", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 #: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
 #: the row stays at the node
 SPREAD, STAY = -1, -2
+#: how many edits (:func:`make_leaf`, :func:`raise_branch`) this process has made to any tree;
+#: a :class:`Layout` made before the last one may be out of date
+_edits = 0
 
 
 @dataclass(eq=False, repr=False)
@@ -234,8 +237,11 @@ def most_probable(proba: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------ editing a tree
 def make_leaf(node: Node, reason: str) -> None:
-    """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. Used by the
-    grower and on the pruners' copies, before a model lays the tree out."""
+    """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
+    and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
+    edited lays it out again before its next prediction."""
+    global _edits
+    _edits += 1
     node.children, node.stop_reason = [], reason
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
@@ -254,6 +260,8 @@ def raise_branch(node: Node, child: Node) -> None:
     """Put ``child``'s test and subtree in ``node``'s place, in place (C4.5's subtree raising;
     Quinlan 1993, ch. 4). The node keeps its own statistics; the caller hands its rows down
     again."""
+    global _edits
+    _edits += 1
     for name in TEST_FIELDS:
         setattr(node, name, getattr(child, name))
 
@@ -283,13 +291,18 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
 
 class Layout:
     """A tree laid out as arrays for :func:`dtree.kernels.predict_rows`, made once and used for
-    many predictions. It belongs to the tree ``root`` as it was when laid out: a copy
-    (``copy.deepcopy``) is unbound (``root`` None), as the copied tree may then be changed in
-    place; unpickling lays the unpickled tree out again."""
+    many predictions. It belongs to the tree ``root`` as it was when laid out (see
+    :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the copied
+    tree may then be changed in place; unpickling lays the unpickled tree out again."""
 
     def __init__(self, root: Node | None):
-        self.root = root
+        self.root, self.edits = root, _edits
         self._arrays = None if root is None else _as_arrays(root)
+
+    def describes(self, root: Node) -> bool:
+        """Whether this is ``root``'s layout as the tree now stands: laid out from it, and no
+        tree edited since (:func:`make_leaf`, :func:`raise_branch`)."""
+        return self.root is root and self.edits == _edits
 
     def __deepcopy__(self, memo: dict) -> Layout:
         return Layout(None)

@@ -13,7 +13,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
-from dtree import ID3Classifier, export_text
+from dtree import C45Classifier, CARTClassifier, ID3Classifier, export_text
 from dtree.datasets import load_mushroom, load_watermelon
 
 
@@ -282,3 +282,18 @@ def test_missing_fractional_is_an_opt_in(wm20a):
 def test_sklearn_tags_allow_nan_only_with_fractional():
     assert not ID3Classifier().__sklearn_tags__().input_tags.allow_nan
     assert ID3Classifier(missing="fractional").__sklearn_tags__().input_tags.allow_nan
+
+
+@pytest.mark.parametrize("make", [lambda: CARTClassifier(max_depth=2),
+                                  lambda: C45Classifier(max_depth=2, pruning="error_based"),
+                                  lambda: ID3Classifier(max_depth=2)])
+def test_a_pickled_model_holds_no_training_rows(make):
+    # a depth-2 tree on 1,000 rows or on 100,000: the pickle stores the tree, its encoders and
+    # parameters, so it does not grow with the rows (it once held the whole training matrix)
+    rng = np.random.default_rng(0)
+    sizes = []
+    for n in (1_000, 100_000):
+        X = pd.DataFrame(rng.integers(0, 3, (n, 5)).astype(str), columns=list("abcde"))
+        y = np.where((X["a"] == "0") ^ (rng.random(n) < 0.1), "p", "q")
+        sizes.append(len(pickle.dumps(make().fit(X, y))))
+    assert sizes[1] < 1.2 * sizes[0]

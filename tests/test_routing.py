@@ -15,7 +15,7 @@ import dtree
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.pruning import (prune_cost_complexity, prune_error_based, prune_pessimistic,
                            prune_reduced_error)
-from dtree.tree import STAY, Layout, reach
+from dtree.tree import Layout, make_leaf, raise_branch, reach
 
 CATEGORIES = ["a", "b", "c"]
 
@@ -257,4 +257,21 @@ def test_no_public_function_changes_a_fitted_tree():
                      dtree.surrogates.surrogate_sides, dtree.entropy, dtree.gini,
                      dtree.misclassification, dtree.info_gain, dtree.intrinsic_value,
                      dtree.gain_ratio, dtree.gini_index}
-    assert _public_functions() == set(calls) | takes_no_tree
+    edits = {dtree.tree.make_leaf, dtree.tree.raise_branch}  # see the next test
+    assert _public_functions() == set(calls) | takes_no_tree | edits
+
+
+def test_an_edited_tree_is_laid_out_again():
+    # the model lays its tree out at fit, for predict; an edit in place must not leave predict
+    # answering with the tree as it was
+    X, y, encoded = random_data(0)
+    model = CARTClassifier().fit(X, y)
+    before = model.predict_proba(X)
+    below = [node for node in model.tree_.walk() if node.children and node is not model.tree_]
+    make_leaf(below[0], "by hand")
+    edited = model.predict_proba(X)
+    assert not np.array_equal(edited, before)
+    np.testing.assert_array_equal(edited, Layout(model.tree_).predict(encoded, "stop"))
+    raise_branch(model.tree_, model.tree_.children[1])
+    np.testing.assert_array_equal(model.predict_proba(X),
+                                  Layout(model.tree_).predict(encoded, "stop"))
