@@ -14,8 +14,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-from numba import njit
 from numpy.typing import ArrayLike
+
+from .jit import kernel, pick
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "encode_labels",
            "encode_attribute", "check_sample_weight", "refuse_sparse", "table_columns", "take_rows",
@@ -92,7 +93,7 @@ def _addresses(values: np.ndarray) -> np.ndarray:
 FEW_OBJECTS = 256
 
 
-@njit(cache=True)
+@kernel
 def _first_seen(keys: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """Codes 0, 1, ... of the distinct integer keys in order of first appearance, the row where
     each first appears, and whether there are at most ``most`` of them (if not, it stops there).
@@ -142,7 +143,7 @@ def _hash(values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     same object is always the same value, so the codes are those of pd.factorize.
     """
     if isinstance(values, np.ndarray) and values.dtype == object:
-        index, first_rows, few = _first_seen(_addresses(values), FEW_OBJECTS)
+        index, first_rows, few = pick(_first_seen, len(values))(_addresses(values), FEW_OBJECTS)
         if few:
             table, uniques = _number_objects(values[first_rows])
             return index, table, uniques

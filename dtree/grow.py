@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import kernels
+from .jit import pick
 from ._validation import Feature
 from .impurity import SCORES
 from .splits import Candidates, Split, TrainingSet, candidate_splits
@@ -147,8 +148,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
-    stats, total, impurity_of, pure = kernels.node_statistics(data.y, n_classes, impurity, rows,
-                                                             weights)
+    # each kernel call is plain Python on small data, compiled on large data (dtree.jit)
+    stats, total, impurity_of, pure = pick(kernels.node_statistics, len(rows) * len(features))(
+        data.y, n_classes, impurity, rows, weights)
     prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
     if impurity == kernels.ABSOLUTE_ERROR:
         prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
@@ -180,9 +182,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             sent = branches(node, data.XT, rows,
                             "distribute" if rules.missing_branch else "stop", at_fit=True)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
-         child_order) = kernels.partition(data.XT[split.feature], threshold, branch_of_code,
-                                          n_branches, sent, data.y, n_classes, impurity, rows,
-                                          weights, order)
+         child_order) = pick(kernels.partition, len(rows) * len(features))(
+            data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
+            n_classes, impurity, rows, weights, order)
         node.branch_fractions = fractions
         if rules.max_surrogates is not None:
             node.larger_branch = larger_branch(np.diff(start))
@@ -210,7 +212,8 @@ def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
              start: np.ndarray) -> np.ndarray:
     """Each node's weighted median target (the prediction that minimises the absolute error);
     node b's rows are ``rows[start[b]:start[b + 1]]``, NaN if it has none."""
-    return np.array([[kernels.weighted_median(y[rows[a:b]], weights[a:b]) if b > a else np.nan]
+    median = pick(kernels.weighted_median, len(rows))
+    return np.array([[median(y[rows[a:b]], weights[a:b]) if b > a else np.nan]
                      for a, b in zip(start[:-1], start[1:])])
 
 

@@ -1,8 +1,8 @@
-"""The grower's compiled kernels: plain loops over the rows of a node, compiled by numba.
+"""The grower's kernels: plain loops over the rows of a node.
 
-Each kernel reads like the step of the algorithm it performs. numba compiles it on first use and
-caches the machine code beside this file (``cache=True``); with ``NUMBA_DISABLE_JIT=1`` the same
-functions run as plain Python, slowly, so a reader can step through them in a debugger.
+Each kernel reads like the step of the algorithm it performs. On small data it runs as the
+plain Python it is, so a reader can step through it in a debugger; on large data numba compiles
+it and caches the machine code (:mod:`dtree.jit`).
 
 A node's *statistics* are its weighted class counts (``n_classes > 0``) or, for regression
 (``n_classes == 0``), ``[sum w, sum w*y, sum w*y^2]``. The kernels work with the *weighted
@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 ENTROPY, GINI, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3
 #: Weka's tolerance in comparisons (``weka.core.Utils.SMALL``), used by the J48 rules
@@ -30,13 +31,13 @@ IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERR
 
 
 # ------------------------------------------------------------------------------ statistics
-@njit(cache=True)
+@kernel
 def n_statistics(n_classes):
     """Length of a statistics vector: one count per class, or [W, S1, S2] for regression."""
     return n_classes if n_classes > 0 else 3
 
 
-@njit(cache=True)
+@kernel
 def add_row(stats, y, w, n_classes):
     """Add a row with target ``y`` (a class code, or a number) and weight ``w`` to ``stats``."""
     if n_classes > 0:
@@ -47,13 +48,13 @@ def add_row(stats, y, w, n_classes):
         stats[2] += w * y * y
 
 
-@njit(cache=True)
+@kernel
 def weight_of(stats, n_classes):
     """Total weight W behind the statistics."""
     return stats.sum() if n_classes > 0 else stats[0]
 
 
-@njit(cache=True)
+@kernel
 def weighted_impurity(stats, impurity):
     """W * I(D) from the statistics: W Ent = -sum_k c_k log2(c_k / W) (entropy, in bits);
     W Gini = W - sum_k c_k^2 / W; W * variance = S2 - S1^2 / W (squared error)."""
@@ -71,7 +72,7 @@ def weighted_impurity(stats, impurity):
     return -acc if impurity == ENTROPY else total - acc
 
 
-@njit(cache=True)
+@kernel
 def is_pure(stats, lowest, highest, n_classes):
     """One class only (classification), or one target value only (regression)."""
     if n_classes == 0:
@@ -79,7 +80,7 @@ def is_pure(stats, lowest, highest, n_classes):
     return np.count_nonzero(stats) <= 1
 
 
-@njit(cache=True)
+@kernel
 def node_statistics(y, n_classes, impurity, rows, w):
     """One node's weighted statistics (class counts, or [w, wy, wy^2]), their total weight, the
     node's impurity and whether all its rows have the same target."""
@@ -97,7 +98,7 @@ def node_statistics(y, n_classes, impurity, rows, w):
 
 
 # ------------------------------------------------------------------------------ absolute error
-@njit(cache=True)
+@kernel
 def weighted_median(values, weights):
     """The weighted median: the smallest value whose cumulative weight reaches half the total,
     or the mean of it and the next value if the cumulative weight is exactly half (the middle
@@ -116,7 +117,7 @@ def weighted_median(values, weights):
     return np.nan
 
 
-@njit(cache=True)
+@kernel
 def absolute_deviation(y, rows, w):
     """W * mean absolute error: sum_i w_i |y_i - median|, over ``rows`` with weights ``w``."""
     if len(rows) == 0:
@@ -126,7 +127,7 @@ def absolute_deviation(y, rows, w):
     return (w * np.abs(values - m)).sum()
 
 
-@njit(cache=True)
+@kernel
 def _fenwick_add(tree, i, value):
     i += 1
     while i < len(tree):
@@ -134,7 +135,7 @@ def _fenwick_add(tree, i, value):
         i += i & -i
 
 
-@njit(cache=True)
+@kernel
 def _fenwick_sum(tree, i):
     """Sum of the first i entries."""
     total = 0.0
@@ -144,7 +145,7 @@ def _fenwick_sum(tree, i):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _fenwick_reach(tree, target):
     """The smallest index whose prefix sum (through it) reaches ``target``."""
     position, step = 0, 1
@@ -158,7 +159,7 @@ def _fenwick_reach(tree, target):
     return position
 
 
-@njit(cache=True)
+@kernel
 def running_deviations(values, weights):
     """For k = 1..n, the absolute deviation (sum w |y - median|) of the first k values, in
     O(n log n): Fenwick trees over the values' ranks hold the weights and weighted values
@@ -183,7 +184,7 @@ def running_deviations(values, weights):
     return out
 
 
-@njit(cache=True)
+@kernel
 def split_information(branch_weights, missing_weight):
     """IV = -sum_v W_v/W log2(W_v/W), the rows with a missing value as one more group (C4.5)."""
     total = branch_weights.sum() + missing_weight
@@ -196,14 +197,14 @@ def split_information(branch_weights, missing_weight):
     return iv
 
 
-@njit(cache=True)
+@kernel
 def midpoint(lower, upper):
     """(lower + upper) / 2 without overflow; ``lower`` where rounding would reach ``upper``."""
     t = lower / 2 + upper / 2
     return t if lower <= t < upper else lower
 
 
-@njit(cache=True)
+@kernel
 def j48_split_point(column, t):
     """Where J48 moves a threshold ``t``: Weka 3.6's ``C45Split.setSplitPoint`` goes through
     the column in row order and keeps each known value that is above the one it holds by more
@@ -218,7 +219,7 @@ def j48_split_point(column, t):
 
 
 # ------------------------------------------------------------------------------ split search
-@njit(cache=True)
+@kernel
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
                      by_ratio, min_leaf, j48, missing_branch, binary):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
@@ -277,7 +278,7 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
 MAX_EXHAUSTIVE_CATEGORIES = 12
 
 
-@njit(cache=True)
+@kernel
 def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
                       min_leaf, sides):
     """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2).
@@ -356,7 +357,7 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     return max(best, 0.0) / W, 2, True
 
 
-@njit(cache=True)
+@kernel
 def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
     """W I(D~) - W_L I(D~_L) - W_R I(D~_R) for the left part ``part`` of the known rows
     ``known`` (``before`` = W I(D~)), or -1 if a side has fewer than ``min_leaf`` rows. (The
@@ -368,7 +369,7 @@ def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
     return before - weighted_impurity(part, impurity) - weighted_impurity(known - part, impurity)
 
 
-@njit(cache=True)
+@kernel
 def _group_medians(values, weights, group, n_groups):
     """The weighted median of each group of ``values`` (sorted ascending; row i in group
     ``group[i]``): the group's first value at which its cumulative weight reaches half its
@@ -386,7 +387,7 @@ def _group_medians(values, weights, group, n_groups):
     return median
 
 
-@njit(cache=True)
+@kernel
 def _deviation_of_sides(values, weights, codes, on_left):
     """sum_i w_i |y_i - m_s(i)|, each row's absolute deviation from the weighted median of its
     side s(i) (left if ``on_left[codes[i]]``); ``values`` sorted ascending."""
@@ -395,7 +396,7 @@ def _deviation_of_sides(values, weights, codes, on_left):
     return (weights * np.abs(values - median[side])).sum()
 
 
-@njit(cache=True)
+@kernel
 def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, min_leaf, j48,
               missing_branch):
     """One branch per category: a table of statistics and rows per category code, then the
@@ -440,7 +441,7 @@ def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
             allowed and n_branches >= 2)
 
 
-@njit(cache=True)
+@kernel
 def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf, j48,
               missing_branch, spread_missing):
     """Go through the rows in the order of their values, moving them one by one from the right
@@ -525,7 +526,7 @@ def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, m
     return best_gain, best_iv, best_t, n_branches, n_cuts > 0
 
 
-@njit(cache=True)
+@kernel
 def _cut_information(left_w, known_w, W, branch_weights):
     """IV of a cut whose left side has weight ``left_w`` (missing rows: one more group)."""
     branch_weights[0], branch_weights[1] = left_w, known_w - left_w
@@ -533,7 +534,7 @@ def _cut_information(left_w, known_w, W, branch_weights):
 
 
 # ------------------------------------------------------------------------------ partition
-@njit(cache=True, inline="always")  # inlined into the loops that call it
+@kernel(inline=True)  # compiled, inlined into the loops that call it
 def branch_of(value, threshold, codes, first, last):
     """The branch of a value: for a threshold split (``first == last``) 0 if value <= threshold
     else 1; else ``codes[first + code]``, the branch of its category code. -1 if missing."""
@@ -544,7 +545,7 @@ def branch_of(value, threshold, codes, first, last):
     return codes[first + int(value)]
 
 
-@njit(cache=True)
+@kernel
 def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
               rows, w, order):
     """Hand the node's rows to its children. A row whose value is missing goes where
@@ -622,7 +623,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
 
 
 # ------------------------------------------------------------------------------ prediction
-@njit(cache=True)
+@kernel
 def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop, values,
                  surrogates, surrogate_table, surrogate_threshold):
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'

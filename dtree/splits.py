@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import kernels
+from .jit import pick
 from ._validation import Feature, as_array, check_sample_weight, encode_labels
 from .impurity import IMPURITIES, SCORES, partition_impurity, ratio
 
@@ -80,7 +81,7 @@ class TrainingSet:
         value seen in the data (Quinlan 1993): the largest value not above t, except that
         values within 1e-6 of one another count as one, the first in row order
         (:func:`dtree.kernels.j48_split_point`)."""
-        return kernels.j48_split_point(self.XT[j], t)
+        return pick(kernels.j48_split_point, len(self.y))(self.XT[j], t)
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
@@ -132,7 +133,8 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     without ``discount_missing`` it is that decrease itself.
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
-    gain, iv, threshold, n_branches, allowed, sides = kernels.score_attributes(
+    search = pick(kernels.score_attributes, len(rows) * len(attributes))
+    gain, iv, threshold, n_branches, allowed, sides = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary)
     if not discount_missing:  # gain / rho: the decrease among the rows with a known value

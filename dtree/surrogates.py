@@ -46,8 +46,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from .jit import kernel, pick
 from .kernels import midpoint
 
 if TYPE_CHECKING:
@@ -138,7 +138,8 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         raise ValueError(f"style must be 0 or 1 (rpart's surrogatestyle), got {style!r}")
     if order is None:
         order = data.sorted_rows(rows)
-    sent, ranked, agreement, adjusted, threshold, reverse, codes = _surrogate_search(
+    search = pick(_surrogate_search, len(rows) * len(data.XT))
+    sent, ranked, agreement, adjusted, threshold, reverse, codes = search(
         data.XT, data.n_categories, data.slot, rows, weights, goes_left, order, primary, style,
         max_surrogates)
     if sent.min() <= 0:
@@ -189,7 +190,7 @@ def surrogate_sides(XT: np.ndarray, rows: np.ndarray, surrogates: Sequence[Surro
 
 
 # ------------------------------------------------------------------------------ kernels
-@njit(cache=True)
+@kernel
 def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary, style,
                       max_surrogates):
     """The best surrogate split of every column but ``primary`` (rpart's ``surrogate()``).
@@ -240,7 +241,7 @@ def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary
     return np.array([t_left, t_right]), ranked, agreement, adjusted, threshold, reverse, codes
 
 
-@njit(cache=True)
+@kernel
 def _numeric_surrogate(column, rows, w, side, order, t_left, t_right, n_counted):
     """rpart's ``choose_surg`` for a numeric column: go up through the values, moving rows from
     the upper side of the cut to the lower, and keep the first cut that agrees strictly more
@@ -291,7 +292,7 @@ def _numeric_surrogate(column, rows, w, side, order, t_left, t_right, n_counted)
     return found, best, majority, total, threshold, reverse
 
 
-@njit(cache=True)
+@kernel
 def _categorical_surrogate(column, n_codes, rows, w, side, codes):
     """rpart's ``choose_surg`` for a categorical column: each category goes the way most of its
     weight goes (a tie: the majority way among the rows with a value, right if that ties too);

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import kernels
+from .jit import pick
 from .surrogates import surrogate_sides
 
 __all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "hand_down",
@@ -318,10 +319,10 @@ class Layout:
         (nodes, threshold, codes, n_children, fractions, missing_child, frequent_child,
          values, surrogates, surrogate_table, surrogate_threshold) = self._arrays
         detour = frequent_child if predict_missing == "most_frequent" else missing_child
-        return kernels.predict_rows(np.ascontiguousarray(X, dtype=float), nodes, threshold,
-                                    codes, n_children, fractions, detour,
-                                    predict_missing == "stop", values, surrogates,
-                                    surrogate_table, surrogate_threshold)
+        X = np.ascontiguousarray(X, dtype=float)
+        return pick(kernels.predict_rows, X.size)(
+            X, nodes, threshold, codes, n_children, fractions, detour, predict_missing == "stop",
+            values, surrogates, surrogate_table, surrogate_threshold)
 
 
 def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:

@@ -3,6 +3,8 @@ weights, and the compiled kernels against plain Python (NUMBA_DISABLE_JIT=1)."""
 from __future__ import annotations
 
 import copy
+import json
+import os
 import pickle
 import subprocess
 import sys
@@ -217,3 +219,23 @@ def test_grower_keeps_regression_statistics():
     assert [c.impurity for c in root.children] == pytest.approx([0.0, 1.0], abs=1e-12)
     assert [c.stop_reason for c in root.children] == ["pure", "max_depth"]
     np.testing.assert_allclose(predict_values(root, x)[:, 0], [1, 1, 6, 6], atol=1e-12)
+
+
+def test_the_books_tables_need_no_compiler():
+    # a new process fits ID3, C4.5 and CART on the watermelons and predicts: plain Python
+    # throughout, numba never imported (issue 16: no compile wait before the first tree)
+    script = """
+import json, sys
+import dtree
+from dtree.datasets import load_watermelon
+X, y = load_watermelon("2.0alpha", return_X_y=True)
+for model in (dtree.ID3Classifier(missing="fractional"), dtree.C45Classifier(),
+              dtree.CARTClassifier(), dtree.C45Classifier.j48()):
+    model.fit(X, y).predict_proba(X)
+print(json.dumps("numba" in sys.modules))
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_DISABLE_JIT", "DTREE_COMPILE_FROM")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    assert json.loads(done.stdout) is False
