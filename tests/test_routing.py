@@ -59,6 +59,13 @@ def fit(name: str, X, y):
     return model.fit(X, y), X
 
 
+def pruned_case(name: str, pruner: str, seed: int):
+    """A model fitted on random data and pruned; its X, y, and X as the model encodes it."""
+    X, y, encoded = random_data(seed)
+    model, X = fit(name, X, y)
+    return PRUNERS[pruner](model, X, y), X, y, encoded[:, -X.shape[1]:]
+
+
 def routing_at_fit(model) -> str:
     """How the grower sent a row it could not place: CART keeps it at the node, C4.5 spreads
     it over the branches."""
@@ -78,15 +85,10 @@ def mixture(model, encoded: np.ndarray, predict_missing: str) -> np.ndarray:
 @pytest.mark.parametrize("pruner", PRUNERS)
 @pytest.mark.parametrize("name", ESTIMATORS)
 def test_plain_and_compiled_routing_agree(name, pruner, seed):
-    X, y, encoded = random_data(seed)
-    model, X = fit(name, X, y)
-    encoded = encoded[:, -X.shape[1]:]
-    pruned = PRUNERS[pruner](model, X, y)
-    strategies = ["stop"] if isinstance(model, CARTClassifier) else [
-        "distribute", "most_frequent", "stop"]
-    for strategy in strategies:
-        pruned.set_params(**({} if isinstance(model, CARTClassifier) else
-                             {"predict_missing": strategy}))
+    pruned, X, y, encoded = pruned_case(name, pruner, seed)
+    cart = isinstance(pruned, CARTClassifier)
+    for strategy in ["stop"] if cart else ["distribute", "most_frequent", "stop"]:
+        pruned.set_params(**({} if cart else {"predict_missing": strategy}))
         np.testing.assert_allclose(pruned.predict_proba(X), mixture(pruned, encoded, strategy),
                                    atol=1e-12)
 
@@ -97,10 +99,7 @@ def test_plain_and_compiled_routing_agree(name, pruner, seed):
 def test_leaves_hold_the_rows_the_model_sends_there(name, pruner, seed):
     # every node's class counts are those of the training rows the model routes to it, so the
     # leaves (and, in CART, the rows staying at a majority tie) add up to the training weight
-    X, y, encoded = random_data(seed)
-    model, X = fit(name, X, y)
-    encoded = encoded[:, -X.shape[1]:]
-    pruned = PRUNERS[pruner](model, X, y)
+    pruned, X, y, encoded = pruned_case(name, pruner, seed)
     codes = np.searchsorted(pruned.classes_, y)
     held = 0.0
     for node, rows, shares, ends in reach(pruned.tree_, encoded.T, routing_at_fit(pruned),
