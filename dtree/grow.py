@@ -74,7 +74,7 @@ class SplitRules:
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
     ratio above 1e-6; and after growing, subtrees that do not lower the training error are
-    collapsed (:func:`_collapse`).
+    collapsed (``_collapse``).
 
     ``missing_branch=True`` treats a missing value as a value of its own: a split of a node whose
     rows include some with the tested value missing gets one more branch, the last, for them.

@@ -11,7 +11,8 @@ from . import kernels
 from .jit import pick
 from .surrogates import surrogate_sides
 
-__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "hand_down",
+__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "value_branches",
+           "hand_down",
            "reach", "most_probable", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
@@ -44,7 +45,7 @@ class Node:
     whose tested value is known (rpart's ``surrogate.c``), and at prediction to
     ``larger_branch``, the child holding more training rows (rpart's ``pred_rpart.c``); None
     for a tie, where the row stays at the node. Which branch a row takes is decided in one
-    place, :func:`branches`.
+    place, :func:`dtree.tree.branches`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -212,7 +213,7 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
     """Where the rows of ``XT`` (encoded, one column per row) go in the tree, as prediction
     sends them (``at_fit``: as the grower did): for every node reached (parents first), the
     rows that reach it, the share of each row's weight that does, and whether that share ends
-    there (always at a leaf; at an internal node for a row that stays, :data:`STAY`). A row's
+    there (always at a leaf; at an internal node for a row that stays, ``STAY``). A row's
     prediction is the sum, over the nodes where its shares end, of share x the node's
     prediction."""
     n = XT.shape[1]
