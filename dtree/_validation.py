@@ -7,6 +7,7 @@ ValueError or TypeError that names what is wrong, and the caller's objects are n
 """
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from numbers import Complex, Integral, Number, Real
@@ -365,8 +366,9 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 
     With ``numeric=False`` every column is categorical (ID3 treats each distinct number as a value).
     A pandas categorical column keeps its declared category order; other columns use sorted values.
-    Refused: infinity (it is neither a value nor missing), numbers mixed with strings in one
-    column, and a column with every value missing (it has nothing to learn from).
+    Refused: infinity (it is neither a value nor missing) and numbers mixed with strings in one
+    column. A column with every value missing is kept (no split can use it, as in rpart, Weka
+    and scikit-learn), with a UserWarning that names it.
     """
     features, matrix = [], np.empty((len(columns[0]), len(names)), order="F")  # column by column
     for j, (name, column) in enumerate(zip(names, columns)):
@@ -380,8 +382,9 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
             features.append(Feature(name, tuple(categories)))
             matrix[:, j] = _code_column(index, table)
         if np.isnan(matrix[0, j]) and np.isnan(matrix[:, j]).all():
-            raise ValueError(f"column {name!r} has every value missing (None or NaN): no rule "
-                             "can learn from it; drop the column, or fill it in")
+            warnings.warn(f"column {name!r} has every value missing (None or NaN): no split "
+                          "can use it, so the tree is grown as if it were absent",
+                          UserWarning, stacklevel=4)
     return features, matrix
 
 
