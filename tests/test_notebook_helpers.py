@@ -117,8 +117,6 @@ def test_run_r_with_r_checks_the_stored_output(monkeypatch, tmp_path):
     assert (tmp_path / "new.txt").read_text() == "stored\n"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("myst_nb") is None,
-                    reason="the stored outputs hold myst-nb's glue records: pip install .[book]")
 def test_a_chapter_passes_nbval_under_an_exported_agg_backend():
     """The setup cell, not the caller's environment, chooses the inline backend: with
     MPLBACKEND=Agg exported, a chapter's figure is still stored and nbval passes."""
