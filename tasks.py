@@ -2,8 +2,9 @@
 """The project's tasks, runnable on a fresh machine with nothing but python3.
 
     python3 tasks.py book        build the book into _build/html
-    python3 tasks.py test        unit tests, every chapter under nbval, and the page test: a book
-                                 build into _build/html with warnings as errors, every page read
+    python3 tasks.py test        ruff check, unit tests, every chapter under nbval, and the page
+                                 test: a book build into _build/html with warnings as errors,
+                                 every page read
     python3 tasks.py notebooks [book/NN_x.ipynb ...]
                                  re-execute every chapter (or those named) in place; commit them
     python3 tasks.py screenshots [path/to/_build/html]
@@ -78,8 +79,11 @@ def book() -> int:
 
 
 def test() -> int:
-    """pytest over tests/ and book/. tests/test_pages.py builds the book with warnings as errors
-    into _build/html (DTREE_BOOK_OUTPUT) and reads every page; that build is one of its tests."""
+    """ruff check, then pytest over tests/ and book/. tests/test_pages.py builds the book with
+    warnings as errors into _build/html (DTREE_BOOK_OUTPUT) and reads every page; that build is
+    one of its tests."""
+    print("== ruff check (pyproject.toml [tool.ruff])", flush=True)
+    lint = run(PYTHON, "-m", "ruff", "check", "--no-cache")
     print("== unit tests, every chapter under nbval, the book build and its pages", flush=True)
     env = {"DTREE_BOOK_OUTPUT": str(ROOT), **os.environ, "MPLBACKEND": INLINE_BACKEND}
     with tempfile.TemporaryDirectory() as tmp:
@@ -90,8 +94,9 @@ def test() -> int:
     index = Path(env["DTREE_BOOK_OUTPUT"]) / "_build" / "html" / "index.html"
     if index.exists():
         print(f"\nThe book it checked is at {index}")
-    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
-    return 1 if tests or counts["failed"] or not counts["passed"] else 0
+    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
+          + ("; ruff check failed" if lint else ""))
+    return 1 if lint or tests or counts["failed"] or not counts["passed"] else 0
 
 
 def _counts(junit_report: Path) -> dict[str, int]:

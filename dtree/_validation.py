@@ -7,6 +7,7 @@ ValueError or TypeError that names what is wrong, and the caller's objects are n
 """
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from numbers import Complex, Integral, Number, Real
@@ -360,29 +361,58 @@ def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
     return np.where(table >= 0, table, np.nan)[index]
 
 
+#: a numeric column with more distinct values than this is probably a mistake for ID3
+MANY_NUMBERS = 10
+
+
+def _is_datetime(column) -> bool:
+    """Dates or times: a datetime64 or timedelta64 dtype (with a time zone or not), or objects
+    that are all dates, datetimes or times (missing values aside)."""
+    if column.dtype == object:
+        return pd.api.types.infer_dtype(column, skipna=True) in (
+            "datetime", "datetime64", "date", "time", "timedelta", "timedelta64", "period")
+    return (column.dtype.kind in "mM" or isinstance(column.dtype, pd.PeriodDtype)
+            or pd.api.types.is_datetime64_any_dtype(column.dtype))
+
+
 def fit_features(names: list[str], columns: list, numeric: bool = True
                  ) -> tuple[list[Feature], np.ndarray]:
     """Learn each column's kind and categories; return them and the encoded matrix.
 
     With ``numeric=False`` every column is categorical (ID3 treats each distinct number as a value).
     A pandas categorical column keeps its declared category order; other columns use sorted values.
-    Refused: infinity (it is neither a value nor missing), numbers mixed with strings in one
-    column, and a column with every value missing (it has nothing to learn from).
+    Refused: infinity (it is neither a value nor missing) and numbers mixed with strings in one
+    column. A UserWarning names a column that is probably a mistake: dates or times (each would
+    be a category of its own), and, with ``numeric=False``, a numeric column with more than
+    ``MANY_NUMBERS`` distinct values (ID3 would give each its own branch). A column with every
+    value missing is kept (no split can use it, as in rpart, Weka and scikit-learn), with a
+    UserWarning that names it.
     """
     features, matrix = [], np.empty((len(columns[0]), len(names)), order="F")  # column by column
     for j, (name, column) in enumerate(zip(names, columns)):
-        if _is_numeric(column):
+        is_numeric = _is_numeric(column)
+        if is_numeric:
             values = _as_float(column, name)
             if numeric:
                 features.append(Feature(name))
                 matrix[:, j] = values
+        elif _is_datetime(column):
+            warnings.warn(f"column {name!r} holds dates or times, and each distinct one becomes a "
+                          "category of its own; convert it to numbers first (e.g. days since a "
+                          "start date, or year and month columns)", UserWarning, stacklevel=4)
         if len(features) == j:
             index, table, categories = _category_codes(column, name, sort=True)
             features.append(Feature(name, tuple(categories)))
             matrix[:, j] = _code_column(index, table)
+            if is_numeric and len(categories) > MANY_NUMBERS:
+                warnings.warn(f"column {name!r} is numeric with {len(categories)} distinct "
+                              "values, and ID3 gives each its own branch; C45Classifier or "
+                              "CARTClassifier split numbers at a threshold instead",
+                              UserWarning, stacklevel=4)
         if np.isnan(matrix[0, j]) and np.isnan(matrix[:, j]).all():
-            raise ValueError(f"column {name!r} has every value missing (None or NaN): no rule "
-                             "can learn from it; drop the column, or fill it in")
+            warnings.warn(f"column {name!r} has every value missing (None or NaN): no split "
+                          "can use it, so the tree is grown as if it were absent",
+                          UserWarning, stacklevel=4)
     return features, matrix
 
 

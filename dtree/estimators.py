@@ -147,7 +147,8 @@ class _Tree(BaseEstimator):
             dtype, or objects that are all ints and floats, None and NaN aside), else
             categorical: strings are categories even if they look like numbers, and a column
             mixing numbers and strings is refused (TypeError). A column with every value missing
-            (in the rows of positive weight) is refused (ValueError): no split can use it.
+            (in the rows of positive weight) is kept, with a UserWarning naming it: no split can
+            use it, so the tree is the one grown without it (as in scikit-learn, Weka, rpart).
         y
             The class labels (a classifier; ``classes_`` holds every label of y, sorted) or the
             numeric targets (a regressor); none missing.

@@ -227,10 +227,11 @@ def test_which_columns_are_numeric(column, numeric):
     pd.Series([None] * 3, dtype="str"), pd.Series([None] * 3, dtype="Float64"),
     pd.Series(pd.Categorical([None] * 3, categories=["p", "q"]))])
 @pytest.mark.parametrize("numeric", [True, False])
-def test_a_column_with_every_value_missing_is_refused(column, numeric):
+def test_a_column_with_every_value_missing_is_kept_with_a_warning(column, numeric):
     columns = [pd.Series(["p", "q", "p"]), column]
-    with pytest.raises(ValueError, match="column 'b' has every value missing"):
-        fit_features(["a", "b"], columns, numeric=numeric)
+    with pytest.warns(UserWarning, match="column 'b' has every value missing"):
+        features, matrix = fit_features(["a", "b"], columns, numeric=numeric)
+    assert np.isnan(matrix[:, 1]).all() and not np.isnan(matrix[:, 0]).any()
     columns[1] = column.astype(object).where(np.arange(3) != 2, "p")  # one value known
     features, matrix = fit_features(["a", "b"], columns, numeric=numeric)
     assert np.isnan(matrix[:, 1]).tolist() == [True, True, False]

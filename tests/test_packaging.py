@@ -1,0 +1,33 @@
+"""The distribution: one version, the names and files that README.md and CITATION.cff promise."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import dtree
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_version_is_written_once():
+    assert PYPROJECT["project"]["dynamic"] == ["version"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "dtree.__version__"}
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert re.search(r'^version: "([^"]+)"$', citation, re.MULTILINE).group(1) == \
+        dtree.__version__
+
+
+def test_the_install_line_names_the_distribution_and_the_repository():
+    name, url = PYPROJECT["project"]["name"], PYPROJECT["project"]["urls"]["Repository"]
+    line = f'pip install "{name} @ git+{url}"'
+    assert line in (ROOT / "README.md").read_text()
+    assert line in (ROOT / "book" / "01_preface.ipynb").read_text().replace('\\"', '"')
+    config = (ROOT / "_config.yml").read_text()
+    assert re.search(r"^repository:\n\s+url:\s*(\S+)", config, re.MULTILINE).group(1) == url
+
+
+def test_the_package_is_typed_and_ships_its_data():
+    assert (ROOT / "dtree" / "py.typed").exists()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["dtree"]
