@@ -27,7 +27,13 @@ _HOMES = {
 _MODULES = ("datasets", "estimators", "export", "grow", "impurity", "jit", "kernels", "plot",
             "pruning", "splits", "surrogates", "tree", "verify")
 
-__all__ = sorted([*_HOMES, "datasets", "verify"])
+__all__ = [
+    "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
+    "cost_complexity_path", "datasets", "entropy", "export_text", "gain_ratio", "gini",
+    "gini_index", "info_gain", "intrinsic_value", "leaf_table", "misclassification",
+    "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
+    "prune_reduced_error", "verify",
+]
 __version__ = "0.1.0"
 
 

@@ -31,3 +31,19 @@ def test_the_install_line_names_the_distribution_and_the_repository():
 def test_the_package_is_typed_and_ships_its_data():
     assert (ROOT / "dtree" / "py.typed").exists()
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["dtree"]
+
+
+def test_every_public_name_resolves_and_import_is_light():
+    # dtree/__init__ loads each name on first use: __all__ must list exactly those names, each
+    # must resolve, and a bare import must not pull in scikit-learn, pandas, matplotlib or numba
+    import subprocess
+    import sys
+
+    import dtree
+    assert sorted(dtree.__all__) == sorted([*dtree._HOMES, "datasets", "verify"])
+    assert all(getattr(dtree, name) is not None for name in dtree.__all__)
+    script = ("import sys, dtree; print(sorted(m for m in ('sklearn', 'pandas', 'matplotlib', "
+              "'numba') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
