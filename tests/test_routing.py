@@ -237,6 +237,8 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.prune_pessimistic: lambda: dtree.prune_pessimistic(model),
         dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_, encoded),
         dtree.tree.branches: lambda: dtree.tree.branches(model.tree_, encoded.T, rows),
+        dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_, encoded.T,
+                                                                     rows),
         dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
         dtree.export_text: lambda: dtree.export_text(model),
         dtree.leaf_table: lambda: dtree.leaf_table(model),
