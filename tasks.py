@@ -67,6 +67,38 @@ def ensure_venv() -> None:
     stamp.write_text(wanted)
 
 
+#: MathJax 3, served from the book's own _static so that formulas typeset without a network:
+#: the npm registry's tarball of this version, checked against the registry's sha512
+MATHJAX = ("https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
+           "Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==")
+MATHJAX_DIR = ROOT / "_static" / "mathjax"  # not in git (.gitignore): fetched once
+
+
+def ensure_mathjax() -> None:
+    """Unpack MathJax's es5 bundle into _static/mathjax (``mathjax_path`` in _config.yml)."""
+    import io
+    import tarfile
+    import urllib.request
+
+    if (MATHJAX_DIR / "tex-mml-chtml.js").exists():
+        return
+    url, integrity = MATHJAX
+    print(f"fetching MathJax 3 for the book: {url}", flush=True)
+    try:
+        data = urllib.request.urlopen(url, timeout=60).read()
+    except OSError as error:
+        print(f"could not fetch MathJax ({error}): the book's formulas will show as TeX")
+        return
+    if base64.b64encode(hashlib.sha512(data).digest()).decode() != integrity:
+        sys.exit(f"{url} does not match its sha512 integrity")
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        members = [m for m in archive.getmembers()
+                   if m.name.startswith("package/es5/") and m.isfile()]
+        for member in members:
+            member.name = member.name.removeprefix("package/es5/")
+        archive.extractall(MATHJAX_DIR, members=members, filter="data")
+
+
 def build_book() -> int:
     status = run(BIN / "jupyter-book", "build", ".")
     if status == 0:
@@ -254,7 +286,7 @@ class _Chromium:
             time.sleep(0.05)
         else:
             raise TimeoutError(f"{url} did not load in 30 s")
-        # wait for the fonts and for MathJax, if it loaded (it comes from a CDN)
+        # wait for the fonts and for MathJax, if it loaded (served from the book's _static)
         self._evaluate("document.fonts.ready.then(() => (window.MathJax && MathJax.startup"
                        " ? MathJax.startup.promise : null)).then(() => true)")
         # grow the window to the whole page and photograph the window (the protocol's
@@ -291,4 +323,5 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     if name != "_execute":
         ensure_venv()
+        ensure_mathjax()
     sys.exit(TASKS[name](*args))

@@ -129,6 +129,19 @@ def test_page_reads_well(book, page):
     assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
 
 
+def test_mathjax_is_served_by_the_book(book):
+    # formulas typeset without a network: MathJax comes from the book's own _static (unpacked by
+    # tasks.py), and no page loads it from anywhere else
+    assert (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").exists()
+    for page in PAGES:
+        sources = re.findall(r'<script[^>]*src="([^"]*mathjax[^"]*)"',
+                             (book[2] / f"{page}.html").read_text(encoding="utf-8"), re.I)
+        assert all("_static/mathjax/" in src and "//" not in src for src in sources), (
+            page, sources)
+    chapter = (book[2] / "book" / "03_impurity.html").read_text(encoding="utf-8")
+    assert "_static/mathjax/tex-mml-chtml.js" in chapter
+
+
 # ------------------------------------------------------------- the checks can fail
 def _page(body: str) -> str:
     return f'<html><body><article class="bd-article">{body}</article></body></html>'
