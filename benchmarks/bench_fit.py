@@ -288,19 +288,22 @@ def string_columns(table: list) -> None:
                                                  lambda: dtree.ID3Classifier().fit(X, y), 5)))
 
 
+def compare_fits(ours, theirs, X, y, rounds: int) -> tuple[dict, dict]:
+    """``compare`` of the two estimators' ``fit`` on X, y, and the fitted pair by side."""
+    fitted = {}
+
+    def fit(side, model):
+        fitted[side] = model.fit(X, y)
+
+    return compare(lambda: fit("dtree", ours), lambda: fit("sklearn", theirs), rounds), fitted
+
+
 def numeric_gini(table: list) -> None:
     """Issue 8's CART target: fit within 3x of scikit-learn; issue 15's: predict and
     predict_proba within 1.3x."""
     X, y = numeric(100_000)
-    fitted = {}
-
-    def ours():
-        fitted["dtree"] = dtree.CARTClassifier().fit(X, y)
-
-    def theirs():
-        fitted["sklearn"] = DecisionTreeClassifier(random_state=0).fit(X, y)
-
-    result = compare(ours, theirs, 3)
+    result, fitted = compare_fits(dtree.CARTClassifier(),
+                                  DecisionTreeClassifier(random_state=0), X, y, 3)
     nodes = len(list(fitted["dtree"].tree_.walk()))
     table.append((f"fit, 100k x 20 numeric, CARTClassifier (Gini), fully grown ({nodes:,} "
                   f"nodes; scikit-learn {fitted['sklearn'].tree_.node_count:,}; target: at "
@@ -327,15 +330,8 @@ def pickled_size(table: list) -> None:
 def regressor(table: list) -> None:
     """Issue 15: CARTRegressor fully grown, where per-node Python work showed."""
     X, y = make_regression(n_samples=100_000, n_features=20, noise=1.0, random_state=0)
-    fitted = {}
-
-    def ours():
-        fitted["dtree"] = dtree.CARTRegressor().fit(X, y)
-
-    def theirs():
-        fitted["sklearn"] = DecisionTreeRegressor(random_state=0).fit(X, y)
-
-    result = compare(ours, theirs, 2)
+    result, fitted = compare_fits(dtree.CARTRegressor(),
+                                  DecisionTreeRegressor(random_state=0), X, y, 2)
     nodes = len(list(fitted["dtree"].tree_.walk()))
     table.append((f"fit, 100k x 20 numeric (make_regression), CARTRegressor (squared error), "
                   f"fully grown ({nodes:,} nodes; scikit-learn "

@@ -179,8 +179,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 _surrogates(node, data, rows, weights, order, missing, features,
                             rules.max_surrogates)
             # CART: a row that no surrogate places, at a majority tie, stays here (rpart)
-            sent = branches(node, data.XT, rows,
-                            "distribute" if rules.missing_branch else "stop", at_fit=True)
+            sent[missing] = branches(node, data.XT, rows[missing],
+                                     "distribute" if rules.missing_branch else "stop",
+                                     at_fit=True)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
