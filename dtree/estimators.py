@@ -637,6 +637,28 @@ class _CART(_Tree):
         return weakest_links(tree)[0]
 
 
+def _number_array(value, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as a float array of the given shape: a TypeError unless it holds numbers only
+    (not booleans), a ValueError if its shape differs or a number is not finite."""
+    array = as_array(value)
+    if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_))
+                                            for v in np.asarray(value, dtype=object).ravel()):
+        raise TypeError(f"{name} must be numbers, got {value!r}")
+    if array.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} (one entry per class of classes_, "
+                         f"sorted), got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} must be finite numbers, got {value!r}")
+    return array.astype(float)
+
+
+def _per_weight(priors: np.ndarray, class_weight: np.ndarray) -> np.ndarray:
+    """pi_j / W_j, what a unit of class j's weight counts in p(j|t) (0 for a class of no
+    weight)."""
+    seen = class_weight > 0
+    return np.where(seen, priors / np.where(seen, class_weight, 1), 0.0)
+
+
 class CARTClassifier(_CART, _TreeClassifier):
     """CART classification trees (Breiman et al. 1984) with the Gini index.
 
@@ -682,6 +704,39 @@ class CARTClassifier(_CART, _TreeClassifier):
         them, undiscounted (CART's first versions, in seed 004's account).
     tie_break
         How equal decreases are decided: "first" (column order) or a list of feature names.
+    priors
+        None (the classes' shares of the training weight) or one positive number per class of
+        ``classes_`` (sorted), summing to 1: the class probabilities pi_j (Breiman et al. 1984,
+        sec. 4.3; rpart's ``parms = list(prior = ...)``). A node's class proportions are then
+        p(j|t) = pi_j W_j(t)/W_j / sum_k pi_k W_k(t)/W_k, W_j(t) being class j's weight at t
+        and W_j its weight in all (``predict_proba``; rpart's yprob): as if each row of class j
+        weighed pi_j W / W_j.
+    loss
+        None (0-1 loss) or a K x K matrix of non-negative numbers, zero on the diagonal, no row
+        all zero: ``loss[j, i]`` is the cost of calling a row of true class j class i (rpart's
+        ``parms = list(loss = ...)``, rows true classes). A node's class is the one of least
+        expected loss, sum_j L(j, i) p(j|t), the first on a tie (``predict``); with 0-1 loss,
+        the most probable class. Its risk R(t) = min_i sum_j L(j, i) pi_j W_j(t)/W_j (Breiman
+        et al., sec. 4.4) is the cost ``dtree.pruning`` uses with ``cost="error"``.
+
+        Splits are chosen, as in rpart (``src/gini.c``), with the *altered priors*
+        pi'_j = pi_j L_j / sum_k pi_k L_k, L_j = sum_i L(j, i) (Breiman et al., sec. 4.4): the
+        tree is grown with each row's weight times pi'_j W / W_j (so the Gini index is that of
+        the altered proportions, which is ``Node.impurity``), then each node's ``value`` is
+        set back to its class weights and its ``prediction`` to p(j|t). ``min_samples_leaf``
+        still counts rows. Surrogate splits and the side a row that no surrogate places takes
+        are decided on those altered weights (rpart: on the case weights alone), so with
+        missing values and priors or a loss the surrogates may differ from rpart's. With
+        priors or a loss, ``ccp_alpha`` (which prunes by impurity) is refused: prune by the
+        risk with ``dtree.pruning.prune_cost_complexity(model, alpha, cost="error")``.
+
+    Attributes
+    ----------
+    loss_
+        The K x K loss matrix used (0-1 if ``loss`` is None).
+    costs_
+        None without priors and loss; else ``costs_[j, i] = pi_j L(j, i) / W_j``, so that a
+        node's risk is min_i sum_j W_j(t) costs_[j, i] (read by :mod:`dtree.pruning`).
     """
 
     _criteria = ("gini",)
@@ -690,7 +745,8 @@ class CARTClassifier(_CART, _TreeClassifier):
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
-                 missing_penalty: bool = True):
+                 missing_penalty: bool = True, priors: ArrayLike | None = None,
+                 loss: ArrayLike | None = None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -700,6 +756,72 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty
+        self.priors = priors
+        self.loss = loss
+
+    def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given
+        loss, or 0-1), after checking them as rpart does (``R/rpart.class.R``)."""
+        k = len(class_weight)
+        priors = class_weight / class_weight.sum()
+        if self.priors is not None:
+            priors = _number_array(self.priors, "priors", (k,))
+            if (priors <= 0).any() or abs(priors.sum() - 1) > 1e-9:
+                raise ValueError(f"priors must be {k} positive numbers (one per class of "
+                                 f"classes_, sorted) summing to 1, got {self.priors!r}")
+        loss = 1.0 - np.eye(k)
+        if self.loss is not None:
+            loss = _number_array(self.loss, "loss", (k, k))
+            if (np.diag(loss) != 0).any() or (loss < 0).any() or (loss.sum(axis=1) == 0).any():
+                raise ValueError("loss must have zeros on its diagonal, no negative entry and "
+                                 f"no row of zeros, got {self.loss!r}")
+        if self.ccp_alpha > 0 and (self.priors is not None or self.loss is not None):
+            raise ValueError("ccp_alpha prunes by impurity; with priors or loss prune by the "
+                             "risk: dtree.pruning.prune_cost_complexity(model, alpha, "
+                             "cost='error')")
+        return priors, loss
+
+    def _grow(self, X, y, sample_weight):
+        """Without priors and loss, the grower's tree; with them, the tree grown on the
+        altered-prior weights, its nodes' values and predictions set as the class says."""
+        if self.priors is None and self.loss is None:
+            return super()._grow(X, y, sample_weight)
+        y = _labels_1d(y)
+        codes, classes = encode_labels(y, name="y")
+        w = check_sample_weight(sample_weight, len(codes))
+        class_weight = np.bincount(codes, weights=w, minlength=len(classes))
+        priors, loss = self._priors_and_loss(class_weight)
+        factor = _per_weight(priors * loss.sum(axis=1), class_weight)  # pi'_j / W_j, scaled
+        factor = np.where(factor > 0, factor, 1.0) / factor.max()  # the largest weight 1
+        grown = super()._grow(X, y, w * factor[codes])
+        for node in grown[0].walk():
+            node.value = node.value / factor
+            node.weighted_n_samples = float(node.value.sum())
+            share = node.value * _per_weight(priors, class_weight)
+            node.prediction = share / share.sum()
+        return grown
+
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            validation_data: tuple | None = None):
+        super().fit(X, y, sample_weight, validation_data)
+        class_weight = self.tree_.value
+        priors, self.loss_ = self._priors_and_loss(class_weight)
+        self.costs_ = None
+        if self.priors is not None or self.loss is not None:
+            self.costs_ = _per_weight(priors, class_weight)[:, None] * self.loss_
+        return self
+
+    fit.__doc__ = _Tree.fit.__doc__
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """The class of least expected loss, sum_j loss_[j, i] p(j|t), of each row (the first
+        in ``classes_`` on a tie, up to round-off); without priors and loss, the most probable
+        class. X is read as at fit; see ``fit``."""
+        check_is_fitted(self, "tree_")
+        if self.costs_ is None:
+            return super().predict(X)
+        expected = self.predict_proba(X) @ self.loss_
+        return self.classes_[most_probable(-expected)]
 
 
 class CARTRegressor(_CART, _TreeRegressor):

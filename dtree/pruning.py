@@ -4,7 +4,9 @@ For a subtree T with n(T) leaves, C_alpha(T) = R(T) + alpha n(T), where R(T) = s
 leaves of R(t), and R(t) is a node's cost: ``cost="impurity"``, its weighted share of the
 training weight times its impurity, (W_t / W) I(t) (scikit-learn's); ``cost="error"``, the share
 of the training weight it misclassifies (Breiman et al.'s resubstitution error; rpart's, whose
-complexity parameter is cp = alpha / R(root)). Cutting the branch T_t below an internal node t
+complexity parameter is cp = alpha / R(root)); for a classifier with class priors or a loss
+matrix (``CARTClassifier(priors=, loss=)``), the node's expected loss, Breiman et al.'s
+R(t) = min_i sum_j L(j, i) pi_j N_j(t) / N_j (sec. 4.4; rpart's risk divided by N). Cutting the branch T_t below an internal node t
 turns its cost R(T_t) + alpha n(T_t) into R(t) + alpha; both are equal at
 
     g(t) = (R(t) - R(T_t)) / (n(T_t) - 1),
@@ -50,15 +52,19 @@ class PruningPath:
     n_leaves: np.ndarray
 
 
-def _node_cost(node: Node, total: float, cost: str) -> float:
+def _node_cost(node: Node, total: float, cost: str, costs: np.ndarray | None = None) -> float:
     """R(t): (W_t / W) I(t), or the weight t misclassifies over W (its weight less its
-    majority class's)."""
+    majority class's); with ``costs`` (a classifier's ``costs_``: the cost of a unit of class
+    j's weight at a node of class i) the least expected cost, min_i sum_j W_t,j costs[j, i]."""
+    if cost == "error" and costs is not None:
+        return float((node.value @ costs).min())
     if cost == "error":
         return (node.weighted_n_samples - float(node.value.max())) / total
     return node.weighted_n_samples / total * node.impurity
 
 
-def _layout(root: Node, cost: str) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
+def _layout(root: Node, cost: str,
+            costs: np.ndarray | None = None) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
     ``nodes[i : i + size[i]]``) and cost R(t)."""
     nodes = list(root.walk())
@@ -73,16 +79,18 @@ def _layout(root: Node, cost: str) -> tuple[list[Node], np.ndarray, np.ndarray, 
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     total = root.weighted_n_samples
-    return nodes, parent, size, np.array([_node_cost(node, total, cost) for node in nodes])
+    return nodes, parent, size, np.array([_node_cost(node, total, cost, costs)
+                                          for node in nodes])
 
 
-def weakest_links(root: Node, cost: str = "impurity",
-                  steps: list | None = None) -> tuple[PruningPath, list[Node]]:
+def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
+                  costs: np.ndarray | None = None) -> tuple[PruningPath, list[Node]]:
     """The weakest-link sequence of the tree below ``root`` and, for each step after the first,
     the node whose branch is cut (the tree itself is not changed). If a list ``steps`` is
     given, one row per step and internal node still standing is appended to it: the step, the
-    node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut."""
-    nodes, parent, size, cost = _layout(root, cost)
+    node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut. ``costs``: see
+    ``_node_cost`` (with ``cost="error"``)."""
+    nodes, parent, size, cost = _layout(root, cost, costs)
     internal = np.array([not node.is_leaf for node in nodes])
     leaves = (~internal).astype(np.int64)
     branch_cost = np.where(internal, 0.0, cost)
@@ -114,12 +122,13 @@ def weakest_links(root: Node, cost: str = "impurity",
     return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
 
 
-def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dict]:
+def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity",
+                    costs: np.ndarray | None = None) -> list[dict]:
     """Cut, in place, every weakest link whose g(t) is at most ``alpha``: the smallest subtree
     minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns the links examined, in order,
     as rows of a log: the node's pre-order number, test and depth, g(t), the leaves its cut
     removes, and the decision (the first link kept ends the log)."""
-    path, cut = weakest_links(root, cost)
+    path, cut = weakest_links(root, cost, costs=costs)
     number = {id(node): i for i, node in enumerate(root.walk())}
     rows = []
     for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
@@ -164,7 +173,7 @@ def cost_complexity_steps(model, cost: str = "impurity") -> pd.DataFrame:
     root = model.tree_
     _check_cost(model, cost)
     steps: list = []
-    weakest_links(root, cost, steps)
+    weakest_links(root, cost, steps, getattr(model, "costs_", None))
     return pd.DataFrame(steps, columns=["step", "node", "test", "R(t)", "R(T_t)", "n(T_t)",
                                         "g(t)", "cut"])
 
@@ -173,12 +182,13 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
     """The weakest-link sequence of a fitted model's tree (any of the library's trees):
     ``ccp_alphas`` (0 for the full tree, then the alpha of each cut), ``impurities`` (each
     subtree's cost R(T)) and ``n_leaves``. ``cost="impurity"`` is scikit-learn's R(t) =
-    (W_t / W) I(t); ``cost="error"`` the misclassified share of the training weight, for which
-    alpha / R(root) is rpart's complexity parameter cp (a classifier's tree only)."""
+    (W_t / W) I(t); ``cost="error"`` the misclassified share of the training weight (or, for a
+    CART classifier with priors or a loss, the expected loss), for which alpha / R(root) is
+    rpart's complexity parameter cp (a classifier's tree only)."""
     check_is_fitted(model, "tree_")
     root = model.tree_
     _check_cost(model, cost)
-    return weakest_links(root, cost)[0]
+    return weakest_links(root, cost, costs=getattr(model, "costs_", None))[0]
 
 
 def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
@@ -191,7 +201,8 @@ def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     alpha = check_number(alpha, "alpha", low=0)
     _check_cost(model, cost)
     pruned = _fitted_copy(model)
-    log = pd.DataFrame(_prune_to_alpha(pruned.tree_, alpha, cost),
+    log = pd.DataFrame(_prune_to_alpha(pruned.tree_, alpha, cost,
+                                       getattr(model, "costs_", None)),
                        columns=["node", "test", "depth", "g(t)", "leaves removed", "decision"])
     own = model.get_params().get("ccp_alpha")  # CART's: a tree pruned to it is pruned further
     params = {"ccp_alpha": max(alpha, own)} if own is not None and cost == "impurity" else None
