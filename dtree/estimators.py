@@ -660,7 +660,7 @@ def _per_weight(priors: np.ndarray, class_weight: np.ndarray) -> np.ndarray:
 
 
 class CARTClassifier(_CART, _TreeClassifier):
-    """CART classification trees (Breiman et al. 1984) with the Gini index.
+    """CART classification trees (Breiman et al. 1984) with the Gini index (or the entropy).
 
     Every split is binary. A numeric attribute splits at a threshold, the midpoint of two
     adjacent distinct values, ``value <= t`` going left; a categorical one by the best
@@ -676,7 +676,9 @@ class CARTClassifier(_CART, _TreeClassifier):
     Parameters
     ----------
     criterion
-        "gini".
+        "gini", or "entropy": the decrease of entropy, the information gain in bits
+        (scikit-learn's "entropy"; rpart's ``parms = list(split = "information")``, in nats,
+        ranks the splits alike).
     max_depth
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split
@@ -739,7 +741,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         node's risk is min_i sum_j W_j(t) costs_[j, i] (read by :mod:`dtree.pruning`).
     """
 
-    _criteria = ("gini",)
+    _criteria = ("gini", "entropy")
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
@@ -758,6 +760,10 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.missing_penalty = missing_penalty
         self.priors = priors
         self.loss = loss
+
+    def _split_rules(self) -> SplitRules:
+        rules = super()._split_rules()  # the entropy decrease is the information gain
+        return replace(rules, criterion="info_gain") if self.criterion == "entropy" else rules
 
     def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given

@@ -1,6 +1,6 @@
-"""CARTClassifier's class priors and loss matrix (Breiman et al. 1984, ch. 4): worked by hand,
-the majority rule as their special case, and whole trees and cptables against R's rpart
-(``parms = list(prior = ..., loss = ...)``)."""
+"""CARTClassifier's class priors and loss matrix (Breiman et al. 1984, ch. 4) and its entropy
+criterion: worked by hand, the majority rule as their special case, and whole trees and
+cptables against R's rpart (``parms = list(prior = ..., loss = ..., split = "information")``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -100,6 +100,10 @@ CASES = {
     "kyphosis, priors 1/2": ("kyphosis", dict(priors=[0.5, 0.5])),
     "kyphosis, loss": ("kyphosis", dict(loss=KYPHOSIS_LOSS)),
     "iris, priors and loss": ("iris", dict(priors=[0.2, 0.3, 0.5], loss=IRIS_LOSS)),
+    "kyphosis, information": ("kyphosis", dict(criterion="entropy")),
+    "kyphosis, information, priors": ("kyphosis", dict(criterion="entropy",
+                                                       priors=[0.65, 0.35])),
+    "iris, information, loss": ("iris", dict(criterion="entropy", loss=IRIS_LOSS)),
 }
 
 
@@ -117,7 +121,7 @@ def test_tree_and_cptable_as_rpart(case):
         data, formula, control = _iris(), "Species ~ sl + sw + pl + pw", {
             "minsplit": 10, "minbucket": 3}
     target = formula.split(" ~ ")[0]
-    parms = {}
+    parms = {"split": "information"} if params.get("criterion") == "entropy" else {}
     if "priors" in params:
         parms["prior"] = params["priors"]
     if "loss" in params:  # R fills a matrix column by column
@@ -130,13 +134,14 @@ def test_tree_and_cptable_as_rpart(case):
     assert_same_tree_as_rpart(model.tree_, fit, classes, surrogates=False)
     frame, total = fit.frame, model.tree_.weighted_n_samples
     priors = np.asarray(params.get("priors", model.tree_.value / total))
+    costs = (priors / model.tree_.value)[:, None] * model.loss_  # pi_j L(j, i) / W_j
     pairs = [(1, model.tree_)]
     while pairs:
         number, node = pairs.pop()
         row = frame.loc[number]
         expected = model.classes_[np.argmin(node.prediction @ model.loss_)]
         assert expected == classes[int(row["class"]) - 1], number
-        risk = (node.value @ model.costs_).min()
+        risk = (node.value @ costs).min()
         assert risk * total == pytest.approx(row["dev"], rel=1e-9, abs=1e-9), number
         np.testing.assert_allclose(node.prediction, [row[f"prob_{c}"] for c in classes],
                                    rtol=1e-9, atol=1e-12)
@@ -150,6 +155,18 @@ def test_tree_and_cptable_as_rpart(case):
     # rpart's cptable: each CP (alpha / R(root)) with the smallest subtree optimal from there
     path = cost_complexity_path(model, cost="error")
     root_risk = path.impurities[-1]
+    if case == "kyphosis, information":
+        # Here rpart's CP is not the weakest link. Risks in children (R(root) = 17): the root
+        # (17) over Start >= 12.5 (a leaf of 2) and Age (15), which splits into a leaf (1) and
+        # Number (11), which splits into leaves of 5 and 4. g(Number) = (11 - 9)/1 = 2,
+        # g(Age) = (15 - 10)/2 = 2.5, g(root) = (17 - 12)/3 = 5/3: the root is the weakest link,
+        # cut at CP 5/51. rpart's partition.c assumes that Number collapses before the root
+        # and computes (17 - 14)/2 = 3/2, CP 3/34; but at alpha = 1.6, between the two, the
+        # tree of 3 splits costs 12 + 4 alpha = 18.4, less than the root's 17 + alpha = 18.6.
+        assert fit.cptable["CP"].iloc[0] == pytest.approx(3 / 34, abs=1e-6)
+        np.testing.assert_allclose(path.ccp_alphas / root_risk, [0, 0, 5 / 51], atol=1e-12)
+        assert path.n_leaves.tolist() == [5, 4, 1]
+        return
     for _, line in fit.cptable[fit.cptable["CP"] >= 0].iterrows():
         step = np.flatnonzero(path.ccp_alphas <= line["CP"] * root_risk + 1e-12)[-1]
         assert path.n_leaves[step] - 1 == line["nsplit"]
