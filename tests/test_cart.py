@@ -213,8 +213,8 @@ def test_a_category_absent_from_the_node_is_routed_as_missing():
 
 def test_parameters_are_checked():
     X, y = np.array([[1.0], [2.0]]), np.array([0, 1])
-    with pytest.raises(ValueError, match="criterion must be one of \\('gini',\\)"):
-        CARTClassifier(criterion="entropy").fit(X, y)
+    with pytest.raises(ValueError, match="criterion must be one of \\('gini', 'entropy'\\)"):
+        CARTClassifier(criterion="twoing").fit(X, y)
     with pytest.raises(ValueError, match="ccp_alpha"):
         CARTClassifier(ccp_alpha=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="y contains NaN"):
