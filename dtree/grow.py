@@ -173,37 +173,40 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         sent = np.full(len(rows), SPREAD)  # where a row whose value is missing goes
         if rules.missing_branch or rules.max_surrogates is not None:
             missing = np.isnan(data.XT[split.feature, rows])
-            if rules.missing_branch and missing.any():
+            any_missing = bool(missing.any())
+            if rules.missing_branch and any_missing:
                 node.missing_branch, n_branches = n_branches, n_branches + 1
             if rules.max_surrogates is not None:
                 _surrogates(node, data, rows, weights, order, missing, features,
                             rules.max_surrogates)
-            # CART: a row that no surrogate places, at a majority tie, stays here (rpart)
-            sent[missing] = branches(node, data.XT, rows[missing],
-                                     "distribute" if rules.missing_branch else "stop",
-                                     at_fit=True)
+            if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
+                sent[missing] = branches(node, data.XT, rows[missing],
+                                         "distribute" if rules.missing_branch else "stop",
+                                         at_fit=True)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
         node.branch_fractions = fractions
-        if rules.max_surrogates is not None:
-            node.larger_branch = larger_branch(np.diff(start))
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
         if impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(data.y, child_rows, child_weights, start)
-        for b, (weight, impurity_b, first, last) in enumerate(zip(
-                total.tolist(), impurities.tolist(), start[:-1].tolist(), start[1:].tolist())):
+        start, n_sorted = start.tolist(), len(order)
+        for b, (weight, impurity_b, is_pure) in enumerate(zip(
+                total.tolist(), impurities.tolist(), pure.tolist())):
+            first, last = start[b], start[b + 1]
             child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                sorted_rows = child_order[len(order) * first:len(order) * last].reshape(
-                    len(order), last - first)
+                sorted_rows = child_order[n_sorted * first:n_sorted * last].reshape(
+                    n_sorted, last - first)
                 work.append((child, child_rows[first:last], child_weights[first:last],
-                             sorted_rows, pure[b], available))
+                             sorted_rows, is_pure, available))
+        if rules.max_surrogates is not None:
+            node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
         _collapse(root)
     return root
@@ -220,10 +223,14 @@ def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
 
 def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:
     """Each node's prediction from its statistics: class shares, or the mean (NaN if empty)."""
+    if n_classes == 0:
+        share, whole = stats[:, 1:2], stats[:, :1]
+    else:
+        share, whole = stats, weight[:, None]
+    if weight.all():  # numpy's error state is costly to switch; only an empty node needs it
+        return share / whole
     with np.errstate(invalid="ignore", divide="ignore"):
-        if n_classes == 0:
-            return stats[:, 1:2] / stats[:, :1]
-        return stats / weight[:, None]
+        return share / whole
 
 
 def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
@@ -279,8 +286,9 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     if rules.j48 and best <= kernels.J48_EPSILON:
         node.stop_reason = "no_gain"
         return None
-    tied = [k for k in competing if _at_least(found.scores[k], best)]
-    chosen = min(tied, key=lambda k: priority[found.features[k]])
+    tolerance = _tie_tolerance(best)
+    tied = [k for k in competing if best - found.scores[k] <= tolerance]
+    chosen = tied[0] if len(tied) == 1 else min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
     decrease = found.gains[chosen]
@@ -315,8 +323,12 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
 
 def _at_least(value: float, reference: float) -> bool:
     """value >= reference, up to ``TIE_TOLERANCE`` (equal scores are ties)."""
-    tolerance = TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
-    return reference - value <= tolerance
+    return reference - value <= _tie_tolerance(reference)
+
+
+def _tie_tolerance(reference: float) -> float:
+    """How far below ``reference`` a value still ties with it (``TIE_TOLERANCE``)."""
+    return TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,

@@ -142,15 +142,25 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         rho = (known * weights).sum(axis=1) / weights.sum()
         gain = np.where(rho > 0, gain / np.where(rho > 0, rho, 1), 0.0)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
-    real = np.flatnonzero(allowed).tolist()
-    blocked = attributes[(n_branches >= 2) & ~allowed].tolist()
-    features = attributes[real].tolist()
-    sides = [tuple(sides[a, :data.n_categories[j]].tolist())
-             if binary and data.n_categories[j] else None for a, j in zip(real, features)]
-    return Candidates(features, [data.names[j] for j in features], score[real].tolist(),
-                      gain[real].tolist(), threshold[real].tolist(),
-                      [data.names[j] for j in blocked],
-                      [data.names[j] for j in attributes[n_branches < 0]], sides)
+    # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
+    names, columns = data.names, attributes.tolist()
+    real, blocked, penalised = [], [], []
+    for a, (j, ok, n) in enumerate(zip(columns, allowed.tolist(), n_branches.tolist())):
+        if ok:
+            real.append(a)
+        elif n >= 2:
+            blocked.append(names[j])
+        if n < 0:
+            penalised.append(names[j])
+    features = [columns[a] for a in real]
+    score, gain, threshold = score.tolist(), gain.tolist(), threshold.tolist()
+    if len(real) < len(columns):
+        score, gain, threshold = ([v[a] for a in real] for v in (score, gain, threshold))
+    n_codes = data.n_categories.tolist() if binary else None
+    sides = [tuple(sides[a, :n_codes[j]].tolist()) if binary and n_codes[j] else None
+             for a, j in zip(real, features)]
+    return Candidates(features, [names[j] for j in features], score, gain, threshold, blocked,
+                      penalised, sides)
 
 
 def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:
