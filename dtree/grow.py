@@ -21,7 +21,7 @@ from .jit import pick
 from ._validation import Feature
 from .impurity import SCORES
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import find_surrogates, majority_side
+from .surrogates import MIN_ROWS, find_surrogates, majority_side
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -157,11 +157,14 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows), 0,
                       n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
+    rank = priority.tolist()  # plain lists and numbers in the per-node work
+    categories = [f.categories if f.is_categorical else None for f in features]
+    spread = np.full(len(rows), SPREAD)
     work = [(root, rows, weights, order, pure, np.arange(len(features)))]
     while work:
         node, rows, weights, order, pure, available = work.pop()
         split = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority)
+                               stopping, rank)
         if split is None:
             continue
         if rules.j48 and not split.is_multiway:
@@ -170,16 +173,17 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        sent = np.full(len(rows), SPREAD)  # where a row whose value is missing goes
+        sent = spread[:len(rows)]  # where a row whose value is missing goes (read-only)
         if rules.missing_branch or rules.max_surrogates is not None:
             missing = np.isnan(data.XT[split.feature, rows])
             any_missing = bool(missing.any())
             if rules.missing_branch and any_missing:
                 node.missing_branch, n_branches = n_branches, n_branches + 1
             if rules.max_surrogates is not None:
-                _surrogates(node, data, rows, weights, order, missing, features,
+                _surrogates(node, data, rows, weights, order, missing, categories,
                             rules.max_surrogates)
             if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
+                sent = sent.copy()
                 sent[missing] = branches(node, data.XT, rows[missing],
                                          "distribute" if rules.missing_branch else "stop",
                                          at_fit=True)
@@ -248,7 +252,7 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
 
 
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                   stopping, priority) -> Split | None:
+                   stopping, priority: list[int]) -> Split | None:
     """Apply the stopping rules in order; return the chosen split, or None for a leaf.
 
     ``rows`` and ``weights`` are the node's training rows (``order``: sorted by
@@ -282,7 +286,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)
-    best = max((found.scores[k] for k in competing), default=0.0)
+    best = max([found.scores[k] for k in competing], default=0.0)
     if rules.j48 and best <= kernels.J48_EPSILON:
         node.stop_reason = "no_gain"
         return None
@@ -332,14 +336,16 @@ def _tie_tolerance(reference: float) -> float:
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
-                order: np.ndarray, missing: np.ndarray, features: list[Feature],
+                order: np.ndarray, missing: np.ndarray, categories: list,
                 max_surrogates: int) -> None:
     """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`), stored on the node,
-    best first, with the primary's majority branch (None on a tie: rpart has no default way)."""
+    best first, with the primary's majority branch (None on a tie: rpart has no default way).
+    ``categories[j]``: column j's category labels (None for a numeric column)."""
     goes_left = value_branches(node, data.XT, rows) == 0
-    node.surrogates = tuple(find_surrogates(
-        data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
-        categories=[f.categories if f.is_categorical else None for f in features]))
+    if len(rows) >= MIN_ROWS:
+        node.surrogates = tuple(find_surrogates(
+            data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
+            categories=categories))
     majority = majority_side(goes_left, weights, ~missing)
     node.majority_branch = None if majority < 0 else majority
 

@@ -144,17 +144,15 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
     names, columns = data.names, attributes.tolist()
-    real, blocked, penalised = [], [], []
-    for a, (j, ok, n) in enumerate(zip(columns, allowed.tolist(), n_branches.tolist())):
-        if ok:
-            real.append(a)
-        elif n >= 2:
-            blocked.append(names[j])
-        if n < 0:
-            penalised.append(names[j])
-    features = [columns[a] for a in real]
+    ok, n_branches = allowed.tolist(), n_branches.tolist()
     score, gain, threshold = score.tolist(), gain.tolist(), threshold.tolist()
-    if len(real) < len(columns):
+    real, blocked, penalised, features = range(len(columns)), [], [], columns
+    if not all(ok):
+        real = [a for a, allowed_a in enumerate(ok) if allowed_a]
+        blocked = [names[j] for j, allowed_j, n in zip(columns, ok, n_branches)
+                   if not allowed_j and n >= 2]
+        penalised = [names[j] for j, n in zip(columns, n_branches) if n < 0]
+        features = [columns[a] for a in real]
         score, gain, threshold = ([v[a] for a in real] for v in (score, gain, threshold))
     n_codes = data.n_categories.tolist() if binary else None
     sides = [tuple(sides[a, :n_codes[j]].tolist()) if binary and n_codes[j] else None
