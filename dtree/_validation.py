@@ -16,10 +16,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from sklearn.utils import check_random_state
 
 from .jit import kernel, pick
 
-__all__ = ["Feature", "as_array", "check_integer", "check_number", "encode_labels",
+__all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
+           "OneOf", "FLAG", "TieBreak", "RandomState", "check_params", "encode_labels",
            "encode_attribute", "check_sample_weight", "refuse_sparse", "table_columns", "take_rows",
            "fit_features", "encode_columns"]
 
@@ -52,6 +54,75 @@ def check_number(value, name: str, low: float, high: float = np.inf,
             (value < high) if high_open else (value <= high)):
         raise ValueError(f"{expected}, got {value!r}")
     return float(value)
+
+
+# Each estimator declares its parameters in one table, {name: rule} (as scikit-learn's
+# ``_parameter_constraints``); a rule is called with the value and the name, and returns the
+# value checked (a TypeError for a wrong type, a ValueError for a value out of range).
+@dataclass(frozen=True)
+class Integer:
+    """An int >= ``minimum`` (or None, if ``none``); not a boolean."""
+    minimum: int
+    none: bool = False
+
+    def __call__(self, value, name: str) -> int | None:
+        return check_integer(value, name, self.minimum, allow_none=self.none)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A real number in [low, high] (an end ``low_open``/``high_open`` excluded); not a
+    boolean, not NaN."""
+    low: float
+    high: float = np.inf
+    low_open: bool = False
+    high_open: bool = False
+
+    def __call__(self, value, name: str) -> float:
+        return check_number(value, name, self.low, self.high, self.low_open, self.high_open)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of ``options`` (compared by identity, or equality for strings: 1 is not True)."""
+    options: tuple
+
+    def __call__(self, value, name: str):
+        if not any(value is option or (isinstance(value, str) and value == option)
+                   for option in self.options):
+            raise ValueError(f"{name} must be one of {self.options}, got {value!r}")
+        return value
+
+
+FLAG = OneOf((True, False))
+
+
+class TieBreak:
+    """"first" or a list of feature names (checked against X's columns at fit)."""
+
+    def __call__(self, value, name: str):
+        expected = f"{name} must be 'first' or a list of feature names, got {value!r}"
+        if isinstance(value, str) and value != "first":
+            raise ValueError(expected)
+        if not isinstance(value, (str, list, tuple, np.ndarray, pd.Index)):
+            raise TypeError(expected)
+        return value
+
+
+class RandomState:
+    """None, an int seed or a ``numpy.random.RandomState`` (scikit-learn's
+    ``check_random_state``); the value itself is kept, so that each fit draws alike."""
+
+    def __call__(self, value, name: str):
+        check_random_state(value)
+        return value
+
+
+def check_params(estimator, rules: dict) -> SimpleNamespace:
+    """Every parameter of ``estimator`` checked by its rule in ``rules``, in the table's
+    order; the checked values by name."""
+    return SimpleNamespace(**{name: rule(getattr(estimator, name), name)
+                              for name, rule in rules.items()})
 
 
 # ---------------------------------------------------------------------- labels and columns as codes

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -24,22 +23,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (Feature, as_array, check_integer, check_number,
-                          check_sample_weight, encode_columns, encode_labels, fit_features,
-                          refuse_sparse, table_columns, take_rows)
+from ._validation import (FLAG, Feature, Integer, Interval, OneOf, RandomState, TieBreak,
+                          as_array, check_params, check_sample_weight, encode_columns,
+                          encode_labels, fit_features, refuse_sparse, table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
 from .tree import PREDICT_MISSING, Layout, Node, most_probable
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
-
-
-def _check_option(value, name: str, options: tuple) -> None:
-    """A ValueError naming the accepted values unless ``value`` is one of ``options``."""
-    if not any(value is option or (isinstance(value, str) and value == option)
-               for option in options):
-        raise ValueError(f"{name} must be one of {options}, got {value!r}")
 
 
 def _labels_1d(y) -> np.ndarray | object:
@@ -64,29 +56,22 @@ class _Tree(BaseEstimator):
     _criterion: str
     #: whether numeric columns are split by thresholds (else each value is a category)
     _numeric_thresholds: bool = True
-    #: the accepted values of the ``missing`` parameter
-    _missing_options: tuple[str, ...]
+    #: every parameter's rule (dtree._validation): a wrong type is a TypeError (booleans are
+    #: not numbers here, as in scikit-learn), a value out of range a ValueError
+    _parameters: dict = {
+        "max_depth": Integer(0, none=True), "min_samples_split": Integer(2),
+        "min_impurity_decrease": Interval(0), "purity_threshold": Interval(0, 1, low_open=True),
+        "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING)}
 
     tree_: Node
 
-    def _check_params(self) -> StoppingRules:
-        """The stopping rules, after checking every parameter: a wrong type is a TypeError
-        (booleans are not numbers here, as in scikit-learn), a value out of range a ValueError."""
-        expected = f"tie_break must be 'first' or a list of feature names, got {self.tie_break!r}"
-        if isinstance(self.tie_break, str) and self.tie_break != "first":
-            raise ValueError(expected)
-        if not isinstance(self.tie_break, (str, list, tuple, np.ndarray, pd.Index)):
-            raise TypeError(expected)
-        _check_option(self.missing, "missing", self._missing_options)
-        _check_option(self.predict_missing, "predict_missing", PREDICT_MISSING)
-        return StoppingRules(
-            check_integer(self.max_depth, "max_depth", minimum=0, allow_none=True),
-            check_integer(self.min_samples_split, "min_samples_split", minimum=2),
-            check_number(self.min_impurity_decrease, "min_impurity_decrease", low=0),
-            check_number(self.purity_threshold, "purity_threshold", low=0, high=1, low_open=True))
+    def _stopping_rules(self, p) -> StoppingRules:
+        """When a node stops splitting, from the checked parameters ``p``."""
+        return StoppingRules(p.max_depth, p.min_samples_split, p.min_impurity_decrease,
+                             p.purity_threshold)
 
-    def _split_rules(self) -> SplitRules:
-        """How nodes are split, after checking the parameters that say so."""
+    def _split_rules(self, p) -> SplitRules:
+        """How nodes are split, from the checked parameters ``p``."""
         return SplitRules(self._criterion)
 
     def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray | None]:
@@ -209,7 +194,8 @@ class _Tree(BaseEstimator):
         """Check everything and grow the tree; returns it, the features, X's table (for
         validate_data), the classes (None for a regressor) and the encoded training rows, their
         targets, weights and the rows held out of growing (or None). Nothing is stored."""
-        stopping, rules = self._check_params(), self._split_rules()
+        p = check_params(self, self._parameters)
+        stopping, rules = self._stopping_rules(p), self._split_rules(p)
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
         targets, n_classes, classes = self._targets(y)
@@ -332,16 +318,11 @@ class _Pruned(_TreeClassifier):
     ``clone()``, cross-validation and grid search keep the pruning (ID3 and C4.5; CART has
     ``ccp_alpha``). The parameters are documented in :class:`C45Classifier`."""
 
-    def _check_params(self) -> StoppingRules:
-        _check_option(self.pruning, "pruning", (None, *PRUNERS))
-        check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
-        check_number(self.z, "z", low=0)
-        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
-                     low_open=True, high_open=True)
-        for name in ("subtree_raising", "prune_on_tie"):
-            _check_option(getattr(self, name), name, (True, False))
-        check_random_state(self.random_state)
-        return super()._check_params()
+    _parameters = {
+        **_TreeClassifier._parameters, "pruning": OneOf((None, *PRUNERS)),
+        "confidence": Interval(0, 0.5, low_open=True), "subtree_raising": FLAG, "z": Interval(0),
+        "validation_fraction": Interval(0, 1, low_open=True, high_open=True),
+        "prune_on_tie": FLAG, "random_state": RandomState()}
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
         """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
@@ -411,7 +392,7 @@ class ID3Classifier(_Pruned):
 
     _criterion = "info_gain"
     _numeric_thresholds = False
-    _missing_options = ("error", "fractional")
+    _parameters = {**_Pruned._parameters, "missing": OneOf(("error", "fractional"))}
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
@@ -522,7 +503,10 @@ class C45Classifier(_Pruned):
     """
 
     _numeric_thresholds = True
-    _missing_options = ("fractional", "branch")
+    _parameters = {
+        **_Pruned._parameters, "missing": OneOf(("fractional", "branch")),
+        "min_samples_leaf": Integer(1), "variant": OneOf(("textbook", "j48")),
+        "gain_filter": OneOf(("average", None)), "criterion": OneOf(("gain_ratio", "info_gain"))}
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
@@ -561,13 +545,9 @@ class C45Classifier(_Pruned):
         return cls(**{"variant": "j48", "min_samples_leaf": 2, "pruning": "error_based",
                       "confidence": 0.25, "subtree_raising": True, **changes})
 
-    def _split_rules(self) -> SplitRules:
-        _check_option(self.variant, "variant", ("textbook", "j48"))
-        _check_option(self.gain_filter, "gain_filter", ("average", None))
-        _check_option(self.criterion, "criterion", ("gain_ratio", "info_gain"))
-        return SplitRules(self.criterion, self.gain_filter,
-                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
-                          j48=self.variant == "j48", missing_branch=self.missing == "branch")
+    def _split_rules(self, p) -> SplitRules:
+        return SplitRules(p.criterion, p.gain_filter, p.min_samples_leaf,
+                          j48=p.variant == "j48", missing_branch=p.missing == "branch")
 
 
 class _TreeRegressor(RegressorMixin, _Tree):
@@ -604,23 +584,20 @@ class _CART(_Tree):
     purity_threshold = 1.0
     missing = "surrogate"
     predict_missing = "stop"
-    _missing_options = ("surrogate",)
-    #: the accepted criteria
-    _criteria: tuple[str, ...]
+    _parameters = {
+        **{name: rule for name, rule in _Tree._parameters.items()
+           if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
+        "min_samples_leaf": Integer(1), "ccp_alpha": Interval(0),
+        "max_surrogates": Integer(0), "missing_penalty": FLAG}
 
-    def _check_params(self) -> StoppingRules:
-        # min_impurity_decrease as in scikit-learn: the decrease weighted by W_t / W
-        return replace(super()._check_params(), weighted_decrease=True)
+    def _stopping_rules(self, p) -> StoppingRules:
+        # no purity rule; min_impurity_decrease as in scikit-learn: weighted by W_t / W
+        return StoppingRules(p.max_depth, p.min_samples_split, p.min_impurity_decrease,
+                             weighted_decrease=True)
 
-    def _split_rules(self) -> SplitRules:
-        _check_option(self.criterion, "criterion", self._criteria)
-        check_number(self.ccp_alpha, "ccp_alpha", low=0)
-        _check_option(self.missing_penalty, "missing_penalty", (True, False))
-        return SplitRules(self.criterion, None,
-                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
-                          binary=True, max_surrogates=check_integer(
-                              self.max_surrogates, "max_surrogates", minimum=0),
-                          discount_missing=self.missing_penalty)
+    def _split_rules(self, p) -> SplitRules:
+        return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
+                          max_surrogates=p.max_surrogates, discount_missing=p.missing_penalty)
 
     def _finish(self, tree: Node) -> Node:
         """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
@@ -684,7 +661,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         How equal decreases are decided: "first" (column order) or a list of feature names.
     """
 
-    _criteria = ("gini",)
+    _parameters = {**_CART._parameters, "criterion": OneOf(("gini",))}
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
@@ -724,7 +701,7 @@ class CARTRegressor(_CART, _TreeRegressor):
         :class:`CARTClassifier`.
     """
 
-    _criteria = ("squared_error", "absolute_error")
+    _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,

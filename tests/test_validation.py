@@ -5,11 +5,13 @@ parameter checks, weights, and the fast encoding of labels and columns.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import ID3Classifier
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree._validation import (_addresses, _factorize, _is_numeric, as_array, check_integer,
                                check_number, check_sample_weight, encode_columns, encode_labels,
                                fit_features, table_columns)
@@ -51,6 +53,30 @@ def test_check_number_refuses(value, error):
 def test_check_number_open_low_end():
     with pytest.raises(ValueError, match=r"\(0, 1\], got 0"):
         check_number(0, "p", low=0, high=1, low_open=True)
+
+
+@pytest.mark.parametrize("estimator", [ID3Classifier, C45Classifier, CARTClassifier,
+                                       CARTRegressor])
+def test_every_parameter_has_exactly_one_declared_rule(estimator):
+    """The parameter table names every argument of __init__ and nothing else, so a new
+    parameter cannot go unchecked."""
+    assert list(estimator._parameters) != []
+    assert set(estimator._parameters) == set(estimator().get_params())
+
+
+@pytest.mark.parametrize("estimator, name, value, error, message", [
+    (CARTClassifier, "max_surrogates", -1, ValueError, "max_surrogates must be an integer >= 0"),
+    (CARTRegressor, "criterion", "gini", ValueError, "criterion must be one of"),
+    (C45Classifier, "subtree_raising", 1, ValueError, "subtree_raising must be one of (True"),
+    (C45Classifier, "random_state", "seed", ValueError, "cannot be used to seed"),
+    (ID3Classifier, "missing", "branch", ValueError, "missing must be one of ('error'"),
+    (ID3Classifier, "tie_break", 3, TypeError, "tie_break must be 'first' or a list"),
+])
+def test_a_declared_rule_refuses_with_the_parameter_named(estimator, name, value, error,
+                                                          message):
+    X, y = pd.DataFrame({"a": [0, 1, 0, 1]}), [0, 1, 0, 1]
+    with pytest.raises(error, match=re.escape(message)):
+        estimator(**{name: value}).fit(X, y)
 
 
 def test_params_are_checked_at_fit_not_init():
