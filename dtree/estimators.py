@@ -78,10 +78,6 @@ class _Tree(BaseEstimator):
         """y as the grower takes it: class codes and the classes, or the target values."""
         raise NotImplementedError
 
-    def _finish(self, tree: Node) -> Node:
-        """The grown tree, after what the algorithm does once it is grown (nothing here)."""
-        return tree
-
     def _check_missing(self, matrix: np.ndarray, features: list[Feature], columns: list) -> None:
         """Refuse a missing value (and, at predict, a value unseen at fit) if
         ``missing="error"`` (only ID3Classifier offers it); ``matrix`` holds NaN exactly there."""
@@ -156,7 +152,6 @@ class _Tree(BaseEstimator):
             the nodes examined, with the two accuracies and the decision.
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
-        tree = self._finish(tree)
         log = self._post_prune(tree, classes, *training)
         if validation_data is not None:
             if log is not None:
@@ -178,8 +173,8 @@ class _Tree(BaseEstimator):
 
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
-        """Prune the grown tree in place as the ``pruning`` parameter says; returns the log
-        (None: no pruning). Only the classifiers that take ``pruning`` prune here."""
+        """Prune the grown tree in place as the algorithm's parameters say (``pruning``,
+        CART's ``ccp_alpha``); returns the log, or None (no pruning, or none logged)."""
         return None
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
@@ -599,11 +594,10 @@ class _CART(_Tree):
         return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
                           max_surrogates=p.max_surrogates, discount_missing=p.missing_penalty)
 
-    def _finish(self, tree: Node) -> Node:
-        """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
+    def _post_prune(self, tree: Node, *training) -> None:
+        """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
         if self.ccp_alpha > 0:
             _prune_to_alpha(tree, self.ccp_alpha)
-        return tree
 
     def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike,
                                      sample_weight: ArrayLike | None = None) -> PruningPath:
