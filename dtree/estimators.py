@@ -162,7 +162,7 @@ class _Tree(BaseEstimator):
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
         if classes is not None:
-            self.classes_ = classes
+            self.classes_, self.n_classes_ = classes, len(classes)
         self._features, self.tree_, self._layout = (
             features, tree, Layout(tree))  # the tree laid out once, for predict
         for earlier in ("pruning_log_", "pruned_by_"):  # from an earlier fit or pruner
@@ -241,6 +241,27 @@ class _Tree(BaseEstimator):
         check_is_fitted(self, "tree_")
         return len(self.tree_.leaves())
 
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Each feature's share of the tree's total impurity decrease (scikit-learn's "Gini
+        importance"; Breiman et al. 1984, sec. 5.3.4): over the internal nodes t that test it,
+        the sum of W_t I(t) - sum_c W_c I(c), over all of t's children c (every branch of a
+        multiway split), normalised to sum to 1 (all zeros for a tree that is one leaf). I is
+        the tree's impurity: entropy in bits for ID3 and C4.5, Gini for CART, the squared or
+        absolute error for CARTRegressor; W the training weight at a node. A row that a
+        missing value sends down several branches counts in each child with the share of its
+        weight that went there (C4.5), and a CART row that stays at its node counts in no
+        child."""
+        check_is_fitted(self, "tree_")
+        decrease = np.zeros(self.n_features_in_)
+        for node in self.tree_.walk():
+            if node.children:
+                decrease[node.feature_index] += node.weighted_n_samples * node.impurity - sum(
+                    c.weighted_n_samples * c.impurity for c in node.children
+                    if c.weighted_n_samples > 0)
+        total = decrease.sum()
+        return decrease / total if total > 0 else decrease
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.missing != "error"
@@ -300,6 +321,11 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
         X is read as at fit; see ``fit``."""
         return self._predict_values(X)
+
+    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
+        """The natural logarithm of ``predict_proba`` (-inf for a probability of 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row (the first in ``classes_`` on a tie, up to
