@@ -29,7 +29,7 @@ from ._validation import (FLAG, Feature, Integer, Interval, OneOf, RandomState, 
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
-from .tree import PREDICT_MISSING, Layout, Node, most_probable
+from .tree import PREDICT_MISSING, Layout, Node, most_probable, reach
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
@@ -208,17 +208,60 @@ class _Tree(BaseEstimator):
         tree = grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
         return tree, features, table, classes, (matrix, targets, w, holdout)
 
+    def _encoded(self, X: ArrayLike) -> np.ndarray:
+        """X as the fitted tree reads it (see ``encode``), after checking it as at fit."""
+        check_is_fitted(self, "tree_")
+        _, columns, table = table_columns(X)
+        validate_data(self, table, reset=False, skip_check_array=True)
+        matrix = encode_columns(columns, self._features, table)
+        self._check_missing(matrix, self._features, columns)
+        return matrix
+
+    def _paths(self, X: ArrayLike) -> tuple[list[Node], list[tuple]]:
+        """The tree's nodes in pre-order (a node's id is its position), and for each node
+        reached, the rows reaching it, their shares and where they end (:func:`tree.reach`)."""
+        matrix = self._encoded(X)
+        return list(self.tree_.walk()), list(reach(self.tree_, matrix.T, self.predict_missing))
+
+    def apply(self, X: ArrayLike) -> np.ndarray:
+        """The id of the node where each row ends: its leaf. Node ids number the nodes in
+        pre-order, parents before children and branches in order (for a binary tree, as
+        scikit-learn's ``apply``). A row that a missing value sends down several branches ends
+        in several leaves: the one holding the largest share of it (the first on a tie); a CART
+        row that no surrogate places, at a node whose children hold as many training rows,
+        ends at that internal node, as its prediction does."""
+        nodes, paths = self._paths(X)
+        ids = {id(node): i for i, node in enumerate(nodes)}
+        n = len(paths[0][1])
+        end, largest = np.full(n, -1), np.zeros(n)
+        for node, rows, shares, ended in paths:
+            rows, shares = rows[ended], shares[ended]
+            larger = shares > largest[rows]
+            end[rows[larger]], largest[rows[larger]] = ids[id(node)], shares[larger]
+        return end
+
+    def decision_path(self, X: ArrayLike):
+        """A sparse indicator matrix (CSR), one row per row of X and one column per node (ids
+        as in ``apply``): 1 where the row reaches the node, by any share. A row that a missing
+        value sends down several branches marks every node it visits."""
+        from scipy.sparse import csr_matrix
+        nodes, paths = self._paths(X)
+        ids = {id(node): i for i, node in enumerate(nodes)}
+        rows = np.concatenate([reached for _, reached, _, _ in paths])
+        columns = np.concatenate([np.full(len(reached), ids[id(node)])
+                                  for node, reached, _, _ in paths])
+        indicator = csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, columns)),
+                               shape=(len(paths[0][1]), len(nodes)))
+        indicator.sort_indices()
+        return indicator
+
     def _predict_values(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities or mean: the leaf (or leaves) it reaches.
 
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
-        check_is_fitted(self, "tree_")
-        _, columns, table = table_columns(X)
-        validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features, table)
-        self._check_missing(matrix, self._features, columns)
+        matrix = self._encoded(X)
         if not self._layout.describes(self.tree_):  # a copy, or an edited tree: lay it out
             self._layout = Layout(self.tree_)
         return self._layout.predict(matrix, self.predict_missing)

@@ -1,5 +1,6 @@
-"""feature_importances_, predict_log_proba and n_classes_: against scikit-learn where the trees
-coincide, and against hand computations of W_t I(t) - sum_c W_c I(c)."""
+"""What scikit-learn users read off a fitted tree: feature_importances_, apply, decision_path,
+predict_log_proba and n_classes_; against scikit-learn where the trees coincide, and against
+hand computations (of W_t I(t) - sum_c W_c I(c), and of where a row goes)."""
 from __future__ import annotations
 
 from math import log2
@@ -13,6 +14,11 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.datasets import load_arff
+
+
+#: a C4.5 tree with a fractional row: x (the last row lacks it) at the root, z below x = a
+FRACTIONAL = (pd.DataFrame({"x": ["a", "a", "a", "b", "b", None],
+                           "z": ["p", "q", "q", "p", "p", "q"]}), [0, 0, 1, 1, 1, 1])
 
 
 def H(*counts: float) -> float:
@@ -53,6 +59,8 @@ def test_cart_classifier_importances_equal_scikit_learns(params):
                                rtol=0, atol=1e-12)
     np.testing.assert_allclose(ours.predict_log_proba(X), theirs.predict_log_proba(X),
                                rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
+    assert (ours.decision_path(X) != theirs.decision_path(X)).nnz == 0
     assert ours.n_classes_ == theirs.n_classes_ == 3
 
 
@@ -87,9 +95,7 @@ def test_multiway_importances_by_hand_on_the_weather(estimator):
 def test_a_fractional_row_counts_in_each_child_with_its_share():
     # the row with x missing (class 1, z = q) enters x = a with 3/5 of its weight (3 of the
     # 5 known rows are a) and x = b with 2/5; below a, z splits [1, 0] from [1, 1 + 0.6]
-    X = pd.DataFrame({"x": ["a", "a", "a", "b", "b", None], "z": ["p", "q", "q", "p", "p", "q"]})
-    y = [0, 0, 1, 1, 1, 1]
-    model = C45Classifier().fit(X, y)
+    model = C45Classifier().fit(*FRACTIONAL)
     assert model.tree_.feature == "x" and model.tree_.children[0].feature == "z"
     x = 6 * H(2, 4) - 3.6 * H(2, 1.6) - 2.4 * H(0, 2.4)
     z = 3.6 * H(2, 1.6) - 1 * H(1, 0) - 2.6 * H(1, 1.6)
@@ -110,9 +116,29 @@ def test_a_zero_probability_has_log_minus_infinity():
     assert log_proba.tolist() == [[0.0, -np.inf]]
 
 
-@pytest.mark.parametrize("estimator", [ID3Classifier, C45Classifier, CARTClassifier])
+def test_apply_and_decision_path_by_hand():
+    # node ids in pre-order: 0 the root (x), 1 x = a (tests z), 2 z = p, 3 z = q, 4 x = b;
+    # the last row lacks x: 3/5 of it goes to x = a, then z = q (node 3), 2/5 to node 4
+    model = C45Classifier().fit(*FRACTIONAL)
+    assert model.apply(FRACTIONAL[0]).tolist() == [2, 3, 3, 4, 4, 3]
+    assert model.decision_path(FRACTIONAL[0]).toarray().tolist() == [
+        [1, 1, 1, 0, 0], [1, 1, 0, 1, 0], [1, 1, 0, 1, 0], [1, 0, 0, 0, 1], [1, 0, 0, 0, 1],
+        [1, 1, 0, 1, 1]]
+
+
+def test_a_row_that_stops_ends_at_the_internal_node():
+    model = C45Classifier(predict_missing="stop").fit(*FRACTIONAL)
+    assert model.apply(FRACTIONAL[0]).tolist() == [2, 3, 3, 4, 4, 0]
+    assert model.decision_path(FRACTIONAL[0]).toarray()[5].tolist() == [1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("estimator", [ID3Classifier, C45Classifier, CARTClassifier,
+                                       CARTRegressor])
 def test_before_fit_they_raise_not_fitted(estimator):
+    X = pd.DataFrame({"a": [1.0]})
     with pytest.raises(NotFittedError):
         estimator().feature_importances_
-    with pytest.raises(NotFittedError):
-        estimator().predict_log_proba(pd.DataFrame({"a": [1.0]}))
+    for method in ("apply", "decision_path") + (
+            ("predict_log_proba",) if estimator is not CARTRegressor else ()):
+        with pytest.raises(NotFittedError):
+            getattr(estimator(), method)(X)
