@@ -21,7 +21,8 @@ from sklearn.utils import check_random_state
 from .jit import kernel, pick
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
-           "OneOf", "FLAG", "TieBreak", "RandomState", "check_params", "encode_labels",
+           "OneOf", "FLAG", "Rows", "count_rows", "TieBreak", "RandomState", "check_params",
+           "encode_labels",
            "encode_attribute", "check_sample_weight", "refuse_sparse", "table_columns", "take_rows",
            "fit_features", "encode_columns"]
 
@@ -95,6 +96,32 @@ class OneOf:
 
 
 FLAG = OneOf((True, False))
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A number of rows: an int >= ``minimum``, or (scikit-learn's convention) a float in
+    (0, 1] (in (0, 1) if ``below_one``), that fraction of the training rows, rounded up
+    (:func:`count_rows`)."""
+    minimum: int
+    below_one: bool = False
+
+    def __call__(self, value, name: str) -> int | float:
+        if isinstance(value, Integral) and not isinstance(value, bool):
+            return check_integer(value, name, self.minimum)
+        expected = (f"{name} must be an integer >= {self.minimum} or a fraction in "
+                    f"(0, 1{')' if self.below_one else ']'}, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise TypeError(expected)
+        if not (0 < value < 1 or (value == 1 and not self.below_one)):
+            raise ValueError(expected)
+        return float(value)
+
+
+def count_rows(value: int | float, n_rows: int) -> int:
+    """A :class:`Rows` parameter as a number of rows: an int as it is, a fraction f of
+    ``n_rows`` as ceil(f n_rows) (scikit-learn's rule)."""
+    return value if isinstance(value, int) else int(np.ceil(value * n_rows))
 
 
 class TieBreak:

@@ -23,9 +23,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (FLAG, Feature, Integer, Interval, OneOf, RandomState, TieBreak,
-                          as_array, check_params, check_sample_weight, encode_columns,
-                          encode_labels, fit_features, refuse_sparse, table_columns, take_rows)
+from ._validation import (FLAG, Feature, Integer, Interval, OneOf, RandomState, Rows, TieBreak,
+                          as_array, check_params, check_sample_weight, count_rows,
+                          encode_columns, encode_labels, fit_features, refuse_sparse,
+                          table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
@@ -190,7 +191,6 @@ class _Tree(BaseEstimator):
         validate_data), the classes (None for a regressor) and the encoded training rows, their
         targets, weights and the rows held out of growing (or None). Nothing is stored."""
         p = check_params(self, self._parameters)
-        stopping, rules = self._stopping_rules(p), self._split_rules(p)
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
         targets, n_classes, classes = self._targets(y)
@@ -200,6 +200,10 @@ class _Tree(BaseEstimator):
         kept = w > 0  # a row of weight 0 is as if absent
         if not kept.all():
             columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
+        for name in ("min_samples_split", "min_samples_leaf"):  # a fraction: of these rows
+            if hasattr(p, name):
+                setattr(p, name, count_rows(getattr(p, name), len(targets)))
+        stopping, rules = self._stopping_rules(p), self._split_rules(p)
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
@@ -651,7 +655,8 @@ class _CART(_Tree):
     _parameters = {
         **{name: rule for name, rule in _Tree._parameters.items()
            if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
-        "min_samples_leaf": Integer(1), "ccp_alpha": Interval(0),
+        "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
+        "ccp_alpha": Interval(0),
         "max_surrogates": Integer(0), "missing_penalty": FLAG}
 
     def _stopping_rules(self, p) -> StoppingRules:
@@ -698,11 +703,13 @@ class CARTClassifier(_CART, _TreeClassifier):
     max_depth
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split
-        A node with fewer rows is a leaf.
+        A node with fewer rows is a leaf. A float in (0, 1] is a fraction of the training rows
+        (of positive weight), rounded up, as in scikit-learn.
     min_samples_leaf
         Each side of a split needs at least this many rows with a known value of the tested
         attribute (rpart's ``minbucket``, which counts them only); the rows that surrogates
-        then send to a side come on top.
+        then send to a side come on top. A float in (0, 1) is a fraction of the training rows,
+        rounded up.
     min_impurity_decrease
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).

@@ -142,3 +142,25 @@ def test_before_fit_they_raise_not_fitted(estimator):
             ("predict_log_proba",) if estimator is not CARTRegressor else ()):
         with pytest.raises(NotFittedError):
             getattr(estimator(), method)(X)
+
+
+@pytest.mark.parametrize("params, as_rows", [
+    ({"min_samples_leaf": 0.01}, {"min_samples_leaf": 20}),  # ceil(0.01 x 2000)
+    ({"min_samples_split": 0.0501}, {"min_samples_split": 101}),  # ceil(100.2)
+])  # (with smaller nodes, scikit-learn splits a pure node whose Gini rounds to 7e-16)
+def test_fractional_row_counts_as_in_scikit_learn(params, as_rows):
+    X, y = make_classification(2000, 8, n_informative=5, n_classes=3, random_state=1)
+    w = np.random.default_rng(0).uniform(0.5, 2, len(y))
+    ours = CARTClassifier(**params).fit(X, y, sample_weight=w)
+    theirs = DecisionTreeClassifier(**params, random_state=0).fit(X, y, sample_weight=w)
+    assert same_structure(ours, theirs)
+    assert same_structure(CARTClassifier(**as_rows).fit(X, y, sample_weight=w), theirs)
+
+
+@pytest.mark.parametrize("name, value, error", [
+    ("min_samples_leaf", 1.0, ValueError), ("min_samples_leaf", 0.0, ValueError),
+    ("min_samples_split", 1.5, ValueError), ("min_samples_split", 1, ValueError),
+    ("min_samples_split", "half", TypeError), ("min_samples_leaf", True, TypeError)])
+def test_bad_row_counts_are_refused(name, value, error):
+    with pytest.raises(error, match=name):
+        CARTRegressor(**{name: value}).fit(np.arange(4.0)[:, None], np.arange(4.0))
