@@ -334,3 +334,46 @@ def test_leaf_table_marks_empty_branches_and_needs_a_fitted_model():
     assert table["stop_reason"].tolist() == ["pure", "pure", "empty"]
     with pytest.raises(NotFittedError):
         dtree.leaf_table(dtree.ID3Classifier())
+
+
+def test_export_graphviz_weather_by_hand():
+    # ID3 on the weather: outlook (5 no, 9 yes) into sunny (3 no, 2 yes; humidity below),
+    # overcast (4 yes) and rainy (2 no, 3 yes; windy below); boxes numbered in pre-order
+    X, y = dtree.datasets.load_arff("weather.nominal", return_X_y=True)
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, y))
+    lines = dot.splitlines()
+    assert lines[0] == "digraph Tree {" and lines[-1] == "}"
+    assert lines[3:-1] == [
+        '0 [label="outlook\\nn = 14\\nvalue = [5, 9]\\nclass = yes"] ;',
+        '0 -> 1 [label="= sunny"] ;', '0 -> 4 [label="= overcast"] ;',
+        '0 -> 5 [label="= rainy"] ;',
+        '1 [label="humidity\\nn = 5\\nvalue = [3, 2]\\nclass = no"] ;',
+        '1 -> 2 [label="= high"] ;', '1 -> 3 [label="= normal"] ;',
+        '2 [label="n = 3\\nvalue = [3, 0]\\nclass = no"] ;',
+        '3 [label="n = 2\\nvalue = [0, 2]\\nclass = yes"] ;',
+        '4 [label="n = 4\\nvalue = [0, 4]\\nclass = yes"] ;',
+        '5 [label="windy\\nn = 5\\nvalue = [2, 3]\\nclass = yes"] ;',
+        '5 -> 6 [label="= TRUE"] ;', '5 -> 7 [label="= FALSE"] ;',
+        '6 [label="n = 2\\nvalue = [2, 0]\\nclass = no"] ;',
+        '7 [label="n = 3\\nvalue = [0, 3]\\nclass = yes"] ;']
+
+
+def test_export_graphviz_depth_fill_and_regression():
+    X, y = dtree.datasets.load_arff("weather.nominal", return_X_y=True)
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, y), max_depth=1, filled=True)
+    # 9 of 14 rows are "yes": opacity (9/14 - 1/2) / (1/2) = 0.286, 73 of 255 = 0x49
+    assert ('0 [label="outlook\\nn = 14\\nvalue = [5, 9]\\nclass = yes", '
+            'fillcolor="#ff7f0e49"]') in dot
+    assert '1 [label="… 2 leaves\\nn = 5\\nvalue = [3, 2]\\nclass = no"' in dot
+    assert dot.count("->") == 3 and "4 [" not in dot
+    regressor = dtree.CARTRegressor(max_depth=1).fit(np.arange(6.0)[:, None],
+                                                     [1, 1, 1, 5, 5, 6.0])
+    dot = dtree.export_graphviz(regressor, filled=True)
+    assert '0 -> 1 [label="<= 2.5"] ;' in dot and '2 [label="n = 3\\nvalue = 5.333"' in dot
+    assert dot.count("fillcolor=\"#ff7f0e00\"") == 1  # the lowest prediction, 1: transparent
+
+
+def test_export_graphviz_escapes_quotes():
+    X = pd.DataFrame({'say "hi"': ["a", "b", "a", "b"]})
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, ["x", "y", "x", "y"]))
+    assert '0 [label="say \\"hi\\"\\n' in dot

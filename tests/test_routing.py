@@ -241,6 +241,7 @@ def test_no_public_function_changes_a_fitted_tree():
                                                                      rows),
         dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
         dtree.export_text: lambda: dtree.export_text(model),
+        dtree.export_graphviz: lambda: dtree.export_graphviz(model, filled=True),
         dtree.leaf_table: lambda: dtree.leaf_table(model),
         dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_,
                                                                       model.classes_),
