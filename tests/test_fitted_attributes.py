@@ -14,6 +14,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.datasets import load_arff
+from dtree.export import tree_arrays
 
 
 #: a C4.5 tree with a fractional row: x (the last row lacks it) at the root, z below x = a
@@ -164,3 +165,24 @@ def test_fractional_row_counts_as_in_scikit_learn(params, as_rows):
 def test_bad_row_counts_are_refused(name, value, error):
     with pytest.raises(error, match=name):
         CARTRegressor(**{name: value}).fit(np.arange(4.0)[:, None], np.arange(4.0))
+
+
+def test_tree_arrays_equal_scikit_learns_tree():
+    X, y = make_classification(2000, 8, n_informative=5, n_classes=3, random_state=1)
+    w = np.random.default_rng(0).uniform(0.5, 2, len(y))
+    ours = tree_arrays(CARTClassifier(min_samples_leaf=20).fit(X, y, sample_weight=w))
+    theirs = DecisionTreeClassifier(min_samples_leaf=20, random_state=0).fit(
+        X, y, sample_weight=w).tree_
+    assert ours.node_count == theirs.node_count and ours.n_leaves == theirs.n_leaves
+    for name in ("children_left", "children_right", "feature", "n_node_samples"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), err_msg=name)
+    # scikit-learn cuts between float32 copies of the values
+    np.testing.assert_allclose(ours.threshold, theirs.threshold, rtol=1e-6, atol=1e-6)
+    for name in ("value", "impurity", "weighted_n_node_samples"):
+        np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-12,
+                                   atol=1e-12, err_msg=name)
+
+
+def test_tree_arrays_refuse_a_multiway_split():
+    with pytest.raises(ValueError, match="'x' is not a threshold split"):
+        tree_arrays(C45Classifier().fit(*FRACTIONAL))
