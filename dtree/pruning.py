@@ -138,7 +138,21 @@ def _fitted_copy(model, needs_classifier: str = ""):
     check_is_fitted(model, "tree_")
     if needs_classifier and getattr(model, "classes_", None) is None:
         raise ValueError(f"{needs_classifier}: it needs a classifier")
-    return copy.deepcopy(model)
+    return copy.deepcopy(model, {id(model.tree_): _tree_copy(model.tree_)})
+
+
+def _tree_copy(root: Node) -> Node:
+    """A copy of the tree below ``root`` for a pruner to edit: new nodes with their own arrays,
+    dicts and lists, sharing what no edit changes (numbers, strings, tuples, the frozen
+    surrogates); ``copy.deepcopy`` would copy every value of every node one by one."""
+    nodes = list(root.walk())
+    copies = [Node.__new__(Node) for _ in nodes]
+    index = {id(node): i for i, node in enumerate(nodes)}
+    for node, twin in zip(nodes, copies):
+        twin.__dict__.update({name: value.copy() if isinstance(value, (np.ndarray, dict, list))
+                              else value for name, value in vars(node).items()})
+        twin.children = [copies[index[id(child)]] for child in node.children]
+    return copies[0]
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
@@ -381,8 +395,12 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         errors = total - class_counts.max()
         return errors + added_errors(total, errors, confidence)
 
-    def tree_estimate(node) -> float:
-        return sum(leaf_estimate(leaf.value) for leaf in node.leaves())
+    # the estimated errors of the leaves below each node whose subtree is pruned, in pre-order
+    # (their sum is the node's estimate as a tree, summed in that order)
+    estimates: dict[int, list[float]] = {}
+
+    def settle_leaf(node) -> None:
+        estimates[id(node)] = [leaf_estimate(node.value)]
 
     def split(node, rows, weights):
         """The node's rows handed to its children as the tree was grown (missing-value
@@ -403,8 +421,9 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
             if not node.children:
                 total += leaf_estimate(counts(rows, weights))
                 continue
-            stack.extend(zip(node.children, *zip(*split(node, rows, weights)[0])))
-        return total
+            stack.extend((child, *part) for child, part in zip(
+                node.children, split(node, rows, weights)[0]) if len(part[0]))
+        return total  # a branch no row reaches adds nothing
 
     def redistribute(node, rows, weights) -> None:
         """The subtree's statistics from ``rows`` (after a branch was raised into its place);
@@ -435,31 +454,39 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
                 largest, most = b, child.weighted_n_samples
         as_branch = (branch_estimate(node.children[largest], rows, weights) if rows is not None
                      else np.inf)
-        as_leaf, as_tree = leaf_estimate(node.value), tree_estimate(node)
+        below = [e for child in node.children for e in estimates.pop(id(child))]
+        as_leaf, as_tree = leaf_estimate(node.value), sum(below)
         entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
                  "as a tree": as_tree, "largest branch": as_branch}
         if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": "leaf"})
             make_leaf(node, "error_based")
+            estimates[id(node)] = [as_leaf]
             return False
         if as_branch <= as_tree + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
             raise_branch(node, node.children[largest])
             redistribute(node, rows, weights)
+            if not node.children:  # a leaf was raised
+                settle_leaf(node)
             return True
         rows_log.append({**entry, "decision": "keep"})
+        estimates[id(node)] = below
         return False
 
     if training is None:  # children before parents; nothing is raised
         for node in reversed(list(root.walk())):
             if node.children:
                 decide(node, None, None)
+            else:
+                settle_leaf(node)
     else:  # bottom-up without recursion: a node is decided once its children are (J48's prune())
         keep = w > 0
         stack = [(root, np.flatnonzero(keep), w[keep].astype(float), False)]
         while stack:
             node, rows, weights, children_done = stack.pop()
             if not node.children:
+                settle_leaf(node)
                 continue
             if children_done and (not decide(node, rows, weights) or not node.children):
                 continue
