@@ -52,30 +52,98 @@ class PruningPath:
     n_leaves: np.ndarray
 
 
-def _node_cost(node: Node, total: float, cost: str) -> float:
-    """R(t): (W_t / W) I(t), or the weight t misclassifies over W (its weight less its
-    majority class's)."""
-    if cost == "error":
-        return (node.weighted_n_samples - float(node.value.max())) / total
-    return node.weighted_n_samples / total * node.impurity
-
-
 def _layout(root: Node, cost: str) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
-    ``nodes[i : i + size[i]]``) and cost R(t)."""
-    nodes = list(root.walk())
-    index = {id(node): i for i, node in enumerate(nodes)}
-    parent = np.full(len(nodes), -1)
-    for i, node in enumerate(nodes):
-        for child in node.children:
-            parent[index[id(child)]] = i
-    size = np.ones(len(nodes), dtype=np.int64)
-    for i in range(len(nodes) - 1, 0, -1):  # children come after their parent
-        size[parent[i]] += size[i]
+    ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
+    over W (its weight less its majority class's)."""
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
-    total = root.weighted_n_samples
-    return nodes, parent, size, np.array([_node_cost(node, total, cost) for node in nodes])
+    nodes = list(root.walk())
+    parent, size = pick(_links, len(nodes))(
+        np.array([len(node.children) for node in nodes], dtype=np.int64))
+    weight = np.array([node.weighted_n_samples for node in nodes], dtype=float)
+    if cost == "error":
+        node_cost = (weight - np.array([node.value.max() for node in nodes], dtype=float)) \
+            / root.weighted_n_samples
+    else:
+        node_cost = weight / root.weighted_n_samples * np.array(
+            [node.impurity for node in nodes], dtype=float)
+    return nodes, parent, size, node_cost
+
+
+@kernel
+def _links(n_children):
+    """Each node's parent (-1 for the root) and subtree size, from the numbers of children of
+    the nodes in pre-order: a node's parent is the nearest node before it still waiting for a
+    child."""
+    n = len(n_children)
+    parent, size = np.full(n, -1, np.int64), np.ones(n, np.int64)
+    waiting, waits = np.empty(n, np.int64), np.empty(n, np.int64)  # a stack of open nodes
+    top = -1
+    for i in range(n):
+        if top >= 0:
+            parent[i] = waiting[top]
+            waits[top] -= 1
+            if waits[top] == 0:
+                top -= 1
+        if n_children[i] > 0:
+            top += 1
+            waiting[top], waits[top] = i, n_children[i]
+    for i in range(n - 1, 0, -1):  # children come after their parent
+        size[parent[i]] += size[i]
+    return parent, size
+
+
+@kernel
+def _weakest_link_cuts(parent, size, internal, cost, record):
+    """The weakest-link sequence on the arrays of :func:`_layout`: per step the node cut, its
+    g(t), and R(T) and n(T) of the whole tree after the cut (first the full tree's, with no
+    node). With ``record``, one row per step and internal node still standing: (step, node,
+    R(T_t), n(T_t), g(t)); the first row is a placeholder."""
+    n = len(parent)
+    leaves, branch_cost = np.zeros(n, np.int64), np.zeros(n)
+    for i in range(n):
+        if not internal[i]:
+            leaves[i], branch_cost[i] = 1, cost[i]
+    for i in range(n - 1, 0, -1):  # a branch's leaves and cost, from its children
+        leaves[parent[i]] += leaves[i]
+        branch_cost[parent[i]] += branch_cost[i]
+    cut, alphas = np.full(n + 1, -1, np.int64), np.zeros(n + 1)
+    impurities, n_leaves = np.zeros(n + 1), np.zeros(n + 1, np.int64)
+    impurities[0], n_leaves[0] = branch_cost[0], leaves[0]
+    g = np.full(n, np.inf)  # g(t) of each internal node, kept up to date as branches are cut
+    for i in range(n):
+        if internal[i]:
+            g[i] = (cost[i] - branch_cost[i]) / (leaves[i] - 1)
+    rows = [(0, 0, 0.0, 0, 0.0)]
+    candidate = internal.copy()
+    standing, n_standing = np.flatnonzero(internal), int(internal.sum())  # in pre-order
+    step = 0
+    while candidate[0]:
+        step += 1
+        t, smallest, kept = -1, np.inf, 0
+        for j in range(n_standing):
+            i = standing[j]
+            if candidate[i]:  # still standing: kept in the list for the next step
+                standing[kept] = i
+                kept += 1
+                if record:
+                    rows.append((step, i, branch_cost[i], leaves[i], g[i]))
+                if t < 0 or g[i] < smallest:  # the first of the smallest, in pre-order
+                    t, smallest = i, g[i]
+        n_standing = kept
+        candidate[t:t + size[t]] = False
+        lost_leaves, lost_cost = leaves[t] - 1, branch_cost[t] - cost[t]
+        leaves[t], branch_cost[t] = 1, cost[t]
+        a = parent[t]
+        while a >= 0:
+            leaves[a] -= lost_leaves
+            branch_cost[a] -= lost_cost
+            g[a] = (cost[a] - branch_cost[a]) / (leaves[a] - 1)
+            a = parent[a]
+        cut[step], alphas[step] = t, smallest
+        impurities[step], n_leaves[step] = branch_cost[0], leaves[0]
+    return cut[:step + 1], alphas[:step + 1], impurities[:step + 1], n_leaves[:step + 1], rows
 
 
 def weakest_links(root: Node, cost: str = "impurity",
@@ -84,36 +152,16 @@ def weakest_links(root: Node, cost: str = "impurity",
     the node whose branch is cut (the tree itself is not changed). If a list ``steps`` is
     given, one row per step and internal node still standing is appended to it: the step, the
     node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut."""
-    nodes, parent, size, cost = _layout(root, cost)
-    internal = np.array([not node.is_leaf for node in nodes])
-    leaves = (~internal).astype(np.int64)
-    branch_cost = np.where(internal, 0.0, cost)
-    for i in range(len(nodes) - 1, 0, -1):  # a branch's leaves and cost, from its children
-        leaves[parent[i]] += leaves[i]
-        branch_cost[parent[i]] += branch_cost[i]
-    alphas, impurities, n_leaves, cut = [0.0], [branch_cost[0]], [leaves[0]], []
-    candidate = internal.copy()
-    while candidate[0]:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.where(candidate, (cost - branch_cost) / (leaves - 1), np.inf)
-        t = int(np.argmin(g))  # the first of the smallest, in pre-order
-        if steps is not None:
-            steps += [{"step": len(alphas), "node": i, "test": nodes[i].feature,
-                       "R(t)": cost[i], "R(T_t)": branch_cost[i], "n(T_t)": leaves[i],
-                       "g(t)": g[i], "cut": i == t} for i in np.flatnonzero(candidate)]
-        candidate[t:t + size[t]] = False
-        lost_leaves, lost_cost = leaves[t] - 1, branch_cost[t] - cost[t]
-        leaves[t], branch_cost[t] = 1, cost[t]
-        a = parent[t]
-        while a >= 0:
-            leaves[a] -= lost_leaves
-            branch_cost[a] -= lost_cost
-            a = parent[a]
-        alphas.append(float(g[t]))
-        impurities.append(branch_cost[0])
-        n_leaves.append(leaves[0])
-        cut.append(nodes[t])
-    return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
+    nodes, parent, size, node_cost = _layout(root, cost)
+    internal = np.array([bool(node.children) for node in nodes])
+    scan = pick(_weakest_link_cuts, len(nodes) * int(internal.sum()))  # nodes x steps, at most
+    cut, alphas, impurities, n_leaves, rows = scan(parent, size, internal, node_cost,
+                                                   steps is not None)
+    if steps is not None:
+        steps += [{"step": step, "node": i, "test": nodes[i].feature, "R(t)": node_cost[i],
+                   "R(T_t)": r, "n(T_t)": n, "g(t)": g, "cut": i == cut[step]}
+                  for step, i, r, n, g in rows[1:]]
+    return PruningPath(alphas, impurities, n_leaves), [nodes[t] for t in cut[1:]]
 
 
 def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity") -> list[dict]:
@@ -144,15 +192,16 @@ def _fitted_copy(model, needs_classifier: str = ""):
 
 
 def _tree_copy(root: Node) -> Node:
-    """A copy of the tree below ``root`` for a pruner to edit: new nodes with their own arrays,
-    dicts and lists, sharing what no edit changes (numbers, strings, tuples, the frozen
-    surrogates); ``copy.deepcopy`` would copy every value of every node one by one."""
+    """A copy of the tree below ``root`` for a pruner to edit: new nodes, sharing their values
+    (arrays, dicts, tuples) with the original's. An edit rebinds a node's attributes
+    (:func:`dtree.tree.make_leaf`, :func:`dtree.tree.raise_branch`, the statistics error-based
+    pruning hands down again) and changes no value in place, so the original stays as it was;
+    ``copy.deepcopy`` would copy every value of every node one by one."""
     nodes = list(root.walk())
     copies = [Node.__new__(Node) for _ in nodes]
     index = {id(node): i for i, node in enumerate(nodes)}
     for node, twin in zip(nodes, copies):
-        twin.__dict__.update({name: value.copy() if isinstance(value, (np.ndarray, dict, list))
-                              else value for name, value in vars(node).items()})
+        twin.__dict__.update(vars(node))
         twin.children = [copies[index[id(child)]] for child in node.children]
     return copies[0]
 
