@@ -266,12 +266,11 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
                              missing_branch=rules.missing_branch, binary=rules.binary,
                              discount_missing=rules.discount_missing)
-    node.scores = dict(zip(found.names, found.scores))
-    node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if found.blocked else
                             "no_gain" if found.penalised else "no_split")
         return None
+    node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)
