@@ -266,8 +266,8 @@ def _by_leaves(values: list, children: list[list[int]], internal: np.ndarray) ->
     """A node field as the leaves' values alone where every internal node's is its children's
     sum (bit for bit: whole counts, no row split between branches or kept at a node), else
     as every node's."""
-    summed = _summed(values, children, internal)
-    if all(_same_bits(np.asarray(a), np.asarray(b)) for a, b in zip(summed, values)):
+    if len({np.shape(v) for v in values}) == 1 and all(_same_bits(np.asarray(a), np.asarray(
+            b)) for a, b in zip(_summed(values, children, internal), values)):
         return True, [v for v, inside in zip(values, internal) if not inside]
     return False, values
 
