@@ -186,6 +186,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
+        n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
         node.branch_fractions = fractions
         if rules.max_surrogates is not None:
             node.larger_branch = larger_branch(np.diff(start))
@@ -200,10 +201,12 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                sorted_rows = child_order[len(order) * first:len(order) * last].reshape(
-                    len(order), last - first)
-                work.append((child, child_rows[first:last], child_weights[first:last],
-                             sorted_rows, pure[b], available))
+                own = (child_rows[first:last], child_weights[first:last],
+                       child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
+                                                                             last - first))
+                if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
+                    own = tuple(part.copy() for part in own)  # once the next child is done
+                work.append((child, *own, pure[b], available))
     if rules.j48:
         _collapse(root)
     return root
@@ -266,12 +269,11 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
                              missing_branch=rules.missing_branch, binary=rules.binary,
                              discount_missing=rules.discount_missing)
-    node.scores = dict(zip(found.names, found.scores))
-    node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if found.blocked else
                             "no_gain" if found.penalised else "no_split")
         return None
+    node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)

@@ -581,7 +581,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
         start[b + 1] = start[b] + counts[b] + (n_missing if fractions[b] > 0 else 0)
     child_rows, child_w = np.empty(start[-1], np.int64), np.empty(start[-1])
     n_sorted = order.shape[0]
-    child_order = np.empty(n_sorted * start[-1], np.int64)
+    child_order = np.empty(n_sorted * start[-1], order.dtype)
     stats = np.zeros((n_branches, n_statistics(n_classes)))
     lowest, highest = np.full(n_branches, np.inf), np.full(n_branches, -np.inf)
     for i in range(m):

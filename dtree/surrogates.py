@@ -61,7 +61,7 @@ MIN_ADJUSTED_AGREEMENT = 1e-10
 STYLES = (0, 1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Surrogate:
     """A surrogate of a node's split, on column ``feature_index`` named ``feature``.
 
