@@ -28,8 +28,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import check_number, check_sample_weight
 from .jit import kernel, pick
 from .kernels import branch_of
-from .tree import (SPREAD, Node, branches, hand_down, larger_branch, make_leaf, most_probable,
-                   raise_branch, reach, value_branches)
+from .tree import (SPREAD, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
+                   most_probable, raise_branch, reach, value_branches)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -188,22 +188,7 @@ def _fitted_copy(model, needs_classifier: str = ""):
     check_is_fitted(model, "tree_")
     if needs_classifier and getattr(model, "classes_", None) is None:
         raise ValueError(f"{needs_classifier}: it needs a classifier")
-    return copy.deepcopy(model, {id(model.tree_): _tree_copy(model.tree_)})
-
-
-def _tree_copy(root: Node) -> Node:
-    """A copy of the tree below ``root`` for a pruner to edit: new nodes, sharing their values
-    (arrays, dicts, tuples) with the original's. An edit rebinds a node's attributes
-    (:func:`dtree.tree.make_leaf`, :func:`dtree.tree.raise_branch`, the statistics error-based
-    pruning hands down again) and changes no value in place, so the original stays as it was;
-    ``copy.deepcopy`` would copy every value of every node one by one."""
-    nodes = list(root.walk())
-    copies = [Node.__new__(Node) for _ in nodes]
-    index = {id(node): i for i, node in enumerate(nodes)}
-    for node, twin in zip(nodes, copies):
-        twin.__dict__.update(vars(node))
-        twin.children = [copies[index[id(child)]] for child in node.children]
-    return copies[0]
+    return copy.deepcopy(model, {id(model.tree_): copy_tree(model.tree_)})
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):

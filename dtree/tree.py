@@ -12,8 +12,8 @@ from .jit import pick
 from .surrogates import Surrogate, surrogate_sides
 
 __all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "value_branches",
-           "hand_down",
-           "reach", "most_probable", "make_leaf", "raise_branch", "SPREAD", "STAY"]
+           "hand_down", "reach", "most_probable", "copy_tree", "make_leaf", "raise_branch",
+           "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
@@ -573,6 +573,22 @@ def most_probable(proba: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ editing a tree
+def copy_tree(root: Node) -> Node:
+    """A copy of the tree below ``root`` to edit: new nodes, sharing their values (arrays,
+    tuples) with the original's. An edit rebinds a node's attributes (:func:`make_leaf`,
+    :func:`raise_branch`, the statistics error-based pruning hands down again) and changes no
+    value in place, so the original stays as it was; ``copy.deepcopy`` would copy every value
+    of every node one by one."""
+    nodes = list(root.walk())
+    copies = [Node.__new__(Node) for _ in nodes]
+    index = {id(node): i for i, node in enumerate(nodes)}
+    for node, twin in zip(nodes, copies):
+        for name in Node.__slots__:
+            setattr(twin, name, getattr(node, name))
+        twin.children = [copies[index[id(child)]] for child in node.children]
+    return copies[0]
+
+
 def make_leaf(node: Node, reason: str) -> None:
     """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
     and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is

@@ -240,6 +240,7 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_, encoded.T,
                                                                      rows),
         dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
+        dtree.tree.copy_tree: lambda: dtree.tree.copy_tree(model.tree_),
         dtree.export_text: lambda: dtree.export_text(model),
         dtree.export_graphviz: lambda: dtree.export_graphviz(model, filled=True),
         # (its categorical splits have no scikit-learn layout)
