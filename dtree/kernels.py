@@ -186,9 +186,10 @@ def running_deviations(values, weights):
 
 @kernel
 def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w):
-    """:func:`cut_decreases` for the absolute error, whose W I(D) is sum_i w_i |y_i - m|, m
-    the weighted median: every side's deviation comes from :func:`running_deviations`, run
-    once from the left and once from the right, so the n - 1 cuts cost O(n log n)."""
+    """:func:`cut_decreases` for the absolute error, whose W I(D) is sum_i w_i |y_i -
+    m|, m the weighted median: every side's deviation comes from
+    :func:`running_deviations`, run once from the left and once from the right, so
+    the n - 1 cuts cost O(n log n)."""
     known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
     left_deviation = running_deviations(y[known_rows], known_weights)
     right_deviation = running_deviations(y[known_rows[::-1]], known_weights[::-1])[::-1]
@@ -354,12 +355,14 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
     return gain, _cut_information(left_w[k], known_w, W, branch_weights), t, n_branches, True
 
 
-# ------------------------------------------------------------------------------ the textbook rule
+# ------------------------------------------------------------------------ the textbook rule
 @kernel
-def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known, missing):
+def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known,
+                   missing):
     """Fill ``table[code]`` with the statistics of the rows of each category code and
-    ``sizes[code]`` with their number, ``known`` with those of all rows whose value is known,
-    ``missing`` with the others'; returns the number of rows with a missing value."""
+    ``sizes[code]`` with their number, ``known`` with those of all rows whose value
+    is known, ``missing`` with the others'; returns the number of rows with a missing
+    value."""
     table[:n_codes] = 0.0
     sizes[:n_codes] = 0
     n_missing = 0
@@ -376,10 +379,11 @@ def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known, 
 
 
 @kernel
-def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra, branch_weights):
-    """One branch per category with rows: returns sum_v W_v I(D_v) over the branches, their
-    number, and whether each has ``min_leaf`` rows (``n_extra`` more counting in each).
-    Writes each branch's weight W_v into ``branch_weights``."""
+def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra,
+             branch_weights):
+    """One branch per category with rows: returns sum_v W_v I(D_v) over the branches,
+    their number, and whether each has ``min_leaf`` rows (``n_extra`` more counting
+    in each). Writes each branch's weight W_v into ``branch_weights``."""
     after, n_branches, allowed = 0.0, 0, True
     for code in range(n_codes):
         branch_weights[code] = weight_of(table[code], n_classes)
@@ -391,13 +395,13 @@ def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra, bran
 
 
 @kernel
-def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known, before,
-                  decrease, left_w):
-    """Go through the rows with a known value in value order (``order``), moving them one by
-    one from the right side to the left, and score the cut after row k if its value differs
-    from the next: decrease[k] = W I(D) - W_L I(D_L) - W_R I(D_R) (``before`` = W I(D),
-    ``known`` the statistics of all n_known rows); NaN between equal values; left_w[k] = W_L.
-    """
+def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known,
+                  before, decrease, left_w):
+    """Go through the rows with a known value in value order (``order``), moving them
+    one by one from the right side to the left, and score the cut after row k if its
+    value differs from the next: decrease[k] = W I(D) - W_L I(D_L) - W_R I(D_R)
+    (``before`` = W I(D), ``known`` the statistics of all n_known rows); NaN between
+    equal values; left_w[k] = W_L."""
     left, right = np.zeros(len(known)), np.zeros(len(known))
     for k in range(n_known - 1):
         i = order[k]
@@ -413,12 +417,13 @@ def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known
 
 
 @kernel
-def best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor, by_ratio, known_w, W,
-             branch_weights):
+def best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor, by_ratio, known_w,
+             W, branch_weights):
     """The allowed cut of highest gain, max(decrease, 0) / ``divisor``, or gain ratio if
-    ``by_ratio``; the first (smallest threshold) on a tie. A cut is allowed if both sides
-    have ``min_leaf`` rows, ``n_extra`` more counting in each. Returns the cut (-1: none),
-    its gain, and the number of branches with weight (2 if some cut exists, else 1)."""
+    ``by_ratio``; the first (smallest threshold) on a tie. A cut is allowed if both
+    sides have ``min_leaf`` rows, ``n_extra`` more counting in each. Returns the cut
+    (-1: none), its gain, and the number of branches with weight (2 if some cut
+    exists, else 1)."""
     best_k, best_score, n_branches = -1, -1.0, 1
     for k in range(n_known - 1):
         if math.isnan(decrease[k]):
@@ -443,13 +448,13 @@ def _cut_information(left_w, known_w, W, branch_weights):
     return split_information(branch_weights, W - known_w)
 
 
-# ------------------------------------------------------------------------------ missing values
+# --------------------------------------------------------------------------- missing values
 @kernel
 def gain_divisor(column, rows, w, W, discount):
-    """What a split's decrease W~ I(D~) - sum_v W~_v I(D~_v) among the rows with a known value
-    is divided by to give its gain. C4.5 discounts the gain by their share rho = W~ / W
-    (Quinlan 1993; Zhou 2016, eq. 4.12): rho x decrease / W~ = decrease / W. Without
-    ``discount``, the gain among the known rows alone: decrease / W~."""
+    """What a split's decrease W~ I(D~) - sum_v W~_v I(D~_v) among the rows with a known
+    value is divided by to give its gain. C4.5 discounts the gain by their share rho
+    = W~ / W (Quinlan 1993; Zhou 2016, eq. 4.12): rho x decrease / W~ = decrease / W.
+    Without ``discount``, the gain among the known rows alone: decrease / W~."""
     if discount:
         return W
     known_w = 0.0
@@ -461,8 +466,8 @@ def gain_divisor(column, rows, w, W, discount):
 
 @kernel
 def missing_branch_before(total, missing, impurity):
-    """The rows with a missing value as a branch of their own: the gain is
-    (W I(D) - sum_v W_v I(D_v) - W_m I(D_m)) / W, so the textbook sum over the known values'
+    """The rows with a missing value as a branch of their own: the gain is (W I(D) -
+    sum_v W_v I(D_v) - W_m I(D_m)) / W, so the textbook sum over the known values'
     branches is subtracted from W I(D) - W_m I(D_m) in place of W~ I(D~)."""
     return weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
 
@@ -472,11 +477,12 @@ def missing_branch_before(total, missing, impurity):
 def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_classes,
                  min_leaf):
     """Weka J48's choice among the cuts (C4.5 Release 8, Quinlan 1996; Weka's
-    ``C45Split.handleNumericAttribute``): values closer than 1e-5 are equal; a cut needs a
-    known weight of min_split = 0.1 W~ / n_classes, clipped to [min_leaf, 25], on each side;
-    it wins if its gain beats the best so far (0 at first) by more than 1e-6; the winner's
-    gain pays log2(number of such cuts) / W and must stay above 1e-6. Returns the cut (-1:
-    none), its gain, and the number of branches with weight (-1: cuts, none gaining enough)."""
+    ``C45Split.handleNumericAttribute``): values closer than 1e-5 are equal; a cut
+    needs a known weight of min_split = 0.1 W~ / n_classes, clipped to [min_leaf,
+    25], on each side; it wins if its gain beats the best so far (0 at first) by more
+    than 1e-6; the winner's gain pays log2(number of such cuts) / W and must stay
+    above 1e-6. Returns the cut (-1: none), its gain, and the number of branches with
+    weight (-1: cuts, none gaining enough)."""
     min_split = 0.1 * known_w / max(n_classes, 1)
     min_split = min_leaf if min_split <= min_leaf else min(min_split, 25.0)
     if n_known < 2 * min_split - J48_EPSILON:
@@ -502,9 +508,9 @@ def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_c
 
 @kernel
 def j48_allows(branch_weights, missing_w, min_leaf):
-    """Weka J48's test of a multiway split (``Distribution.check``): at least two branches
-    (the missing values' branch, of weight ``missing_w``, among them) have a weight of
-    ``min_leaf`` or more."""
+    """Weka J48's test of a multiway split (``Distribution.check``): at least two
+    branches (the missing values' branch, of weight ``missing_w``, among them) have a
+    weight of ``min_leaf`` or more."""
     big_enough = 1 if missing_w >= min_leaf - J48_EPSILON else 0
     for weight in branch_weights:
         if weight >= min_leaf - J48_EPSILON:
@@ -526,7 +532,7 @@ def j48_split_point(column, t):
     return held
 
 
-# ------------------------------------------------------------------------------ CART's bipartition
+# ----------------------------------------------------------------------- CART's bipartition
 #: above this many categories at a node, a bipartition for many classes or for the absolute error
 #: is searched along one order of the categories (a heuristic) instead of among them all
 MAX_EXHAUSTIVE_CATEGORIES = 12
