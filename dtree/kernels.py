@@ -186,9 +186,9 @@ def running_deviations(values, weights):
 
 @kernel
 def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w):
-    """:func:`cut_decreases` for the absolute error, whose W I(D) is sum_i w_i |y_i -
-    m|, m the weighted median: every side's deviation comes from
-    :func:`running_deviations`, run once from the left and once from the right, so
+    """:func:`cut_decreases` for the absolute error, whose W I(D) is
+    ``sum_i w_i |y_i - m|``, m the weighted median of D: every side's deviation comes
+    from ``running_deviations``, run once from the left and once from the right, so
     the n - 1 cuts cost O(n log n)."""
     known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
     left_deviation = running_deviations(y[known_rows], known_weights)
