@@ -356,7 +356,7 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
 
 
 # ------------------------------------------------------------------------ the textbook rule
-@kernel
+@kernel(inline=True)
 def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known,
                    missing):
     """Fill ``table[code]`` with the statistics of the rows of each category code and
@@ -378,7 +378,7 @@ def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known,
     return n_missing
 
 
-@kernel
+@kernel(inline=True)
 def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra,
              branch_weights):
     """One branch per category with rows: returns sum_v W_v I(D_v) over the branches,
@@ -449,7 +449,7 @@ def _cut_information(left_w, known_w, W, branch_weights):
 
 
 # --------------------------------------------------------------------------- missing values
-@kernel
+@kernel(inline=True)
 def gain_divisor(column, rows, w, W, discount):
     """What a split's decrease W~ I(D~) - sum_v W~_v I(D~_v) among the rows with a known
     value is divided by to give its gain. C4.5 discounts the gain by their share rho
@@ -506,7 +506,7 @@ def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_c
     return best_k, best_gain, n_branches
 
 
-@kernel
+@kernel(inline=True)
 def j48_allows(branch_weights, missing_w, min_leaf):
     """Weka J48's test of a multiway split (``Distribution.check``): at least two
     branches (the missing values' branch, of weight ``missing_w``, among them) have a
