@@ -69,7 +69,7 @@ class SplitRules:
 
     ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
     ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
-    sides of a cut, with the larger ``min_split`` of ``dtree.kernels._best_cut``); a
+    sides of a cut, with the larger ``min_split`` of ``dtree.kernels.j48_best_cut``); a
     threshold's gain pays log2(number of cuts)/W and the threshold moves down to the largest
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain

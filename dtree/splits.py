@@ -140,11 +140,8 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     search = pick(kernels.score_attributes, len(rows) * len(attributes))
     gain, iv, threshold, n_branches, allowed, sides = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
-        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary)
-    if not discount_missing:  # gain / rho: the decrease among the rows with a known value
-        known = ~np.isnan(data.XT[np.ix_(attributes, rows)])
-        rho = (known * weights).sum(axis=1) / weights.sum()
-        gain = np.where(rho > 0, gain / np.where(rho > 0, rho, 1), 0.0)
+        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
+        discount_missing)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     real = np.flatnonzero(allowed).tolist()
     blocked = attributes[(n_branches >= 2) & ~allowed].tolist()
