@@ -236,7 +236,7 @@ class _Tree(BaseEstimator):
         check_is_fitted(self, "tree_")
         _, columns, table = table_columns(X)
         validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features, table)
+        matrix = encode_columns(columns, self._features, table, copy=False)  # only read
         self._check_missing(matrix, self._features, columns)
         if not self._layout.describes(self.tree_):  # a copy, or an edited tree: lay it out
             self._layout = Layout(self.tree_)
