@@ -515,18 +515,23 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 
 
 def encode_columns(columns: list, features: list[Feature],
-                   table: np.ndarray | pd.DataFrame | None = None) -> np.ndarray:
+                   table: np.ndarray | pd.DataFrame | None = None,
+                   copy: bool = True) -> np.ndarray:
     """The float matrix of codes and values of new rows, encoded as at fit.
 
     A category unseen at fit is encoded as missing; infinity is rejected as at fit. ``table``,
-    the 2-D array the columns come from, if any, lets an all-numeric array be copied at once.
+    the 2-D array the columns come from, if any, lets an all-numeric array be taken at once:
+    copied, or with ``copy=False`` used as it is if it is float64 already (for a caller that
+    only reads it, such as prediction).
     """
     if (isinstance(table, np.ndarray) and table.dtype.kind in "iuf"
             and not any(f.is_categorical for f in features)):
-        matrix = np.array(table, dtype=float)
-        infinite = np.isinf(matrix).any(axis=0)
-        if infinite.any():
-            _as_float(columns[int(np.argmax(infinite))], features[int(np.argmax(infinite))].name)
+        matrix = np.array(table, dtype=float, copy=copy or None)
+        if not np.isfinite(matrix.sum()):  # a NaN or infinity somewhere (or an overflow)
+            infinite = np.isinf(matrix).any(axis=0)
+            if infinite.any():
+                _as_float(columns[int(np.argmax(infinite))],
+                          features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
     for j, (column, feature) in enumerate(zip(columns, features)):

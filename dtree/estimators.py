@@ -217,7 +217,7 @@ class _Tree(BaseEstimator):
         check_is_fitted(self, "tree_")
         _, columns, table = table_columns(X)
         validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features, table)
+        matrix = encode_columns(columns, self._features, table, copy=False)  # only read
         self._check_missing(matrix, self._features, columns)
         return matrix
 

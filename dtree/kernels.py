@@ -649,13 +649,16 @@ def _deviation_of_sides(values, weights, codes, on_left):
 
 # ------------------------------------------------------------------------------ partition
 @kernel(inline=True)  # compiled, inlined into the loops that call it
-def branch_of(value, threshold, codes, first, last):
-    """The branch of a value: for a threshold split (``first == last``) 0 if value <= threshold
-    else 1; else ``codes[first + code]``, the branch of its category code. -1 if missing."""
+def branch_of(value, threshold, codes, first):
+    """The branch of a value: for a threshold split 0 if value <= threshold else 1; for a
+    split on categories (``threshold`` NaN) ``codes[first + code]``, the branch of its
+    category code. -1 if the value is missing."""
     if math.isnan(value):
         return -1
-    if first == last:
-        return 0 if value <= threshold else 1
+    if value <= threshold:  # jumps, not selects: the way down goes on before they are decided
+        return 0
+    if value > threshold:
+        return 1
     return codes[first + int(value)]
 
 
@@ -679,7 +682,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
     counts = np.zeros(n_branches, np.int64)
     n_missing = 0
     for i in range(m):
-        branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
+        branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0)
         if branch[i] < 0:
             branch[i] = sent[i]
         if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the spread ones
@@ -738,39 +741,39 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
 
 # ------------------------------------------------------------------------------ prediction
 @kernel
-def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop, values,
-                 surrogates, surrogate_table, surrogate_threshold):
+def predict_rows(X, feature, first_child, code_start, threshold, codes, n_children, fractions,
+                 detour, stop, values, surrogates, surrogate_table, surrogate_threshold):
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
     predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
-    The tree is given as arrays over its nodes. Row i of ``nodes`` holds node i's tested
-    feature (-1 for a leaf), its first child, and the start and end of its category-to-branch
-    map in ``codes`` (equal for a threshold); its children are the ``n_children[i]`` nodes from
-    the first, ``fractions`` their training fractions. A row follows the branch of its value.
-    Where the value is missing (or its category has no branch), it first asks node i's
+    The tree is given as arrays over its nodes. Node i tests ``feature[i]`` (-1 for a leaf)
+    against ``threshold[i]``, or, if that is NaN, maps a category code c to branch
+    ``codes[code_start[i] + c]``; its children are the ``n_children[i]`` nodes from
+    ``first_child[i]``, ``fractions`` their training fractions. A row follows the branch of its
+    value. Where the value is missing (or its category has no branch), it first asks node i's
     surrogate splits (CART), numbers ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1`` in order:
-    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and the
-    start and end of its category map in ``codes`` (equal for a threshold,
-    ``surrogate_threshold[s]``, where ``value <= t`` goes left unless reversed). The first that
-    can place the row decides. Failing that the row takes branch ``detour[i]`` if that is not
-    -1; else, if ``stop``, it ends there with node i's prediction; else it goes down every
-    branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
+    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and where
+    its category map starts in ``codes``; ``surrogate_threshold[s]`` its threshold (NaN for
+    categories), where ``value <= t`` goes left unless reversed. The first that can place the
+    row decides. Failing that the row takes branch ``detour[i]`` if that is not -1; else, if
+    ``stop``, it ends there with node i's prediction; else it goes down every branch, its
+    weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
-    stack_node = np.empty(len(nodes), np.int64)  # the branches still to visit
-    stack_weight = np.empty(len(nodes))
+    stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
+    stack_weight = np.empty(len(feature))
     for i in range(X.shape[0]):
+        row = X[i]
         stack_node[0], stack_weight[0], top = 0, 1.0, 1
         while top > 0:
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
-            while nodes[node, 0] >= 0:  # follow known values (and detours) down
-                b = branch_of(X[i, nodes[node, 0]], threshold[node], codes, nodes[node, 2],
-                              nodes[node, 3])
+            while feature[node] >= 0:  # follow known values (and detours) down
+                b = branch_of(row[feature[node]], threshold[node], codes, code_start[node])
                 if b < 0:  # the surrogates, in order
                     for k in range(surrogates[node, 0], surrogates[node, 1]):
-                        b = branch_of(X[i, surrogate_table[k, 0]], surrogate_threshold[k],
-                                      codes, surrogate_table[k, 2], surrogate_table[k, 3])
+                        b = branch_of(row[surrogate_table[k, 0]], surrogate_threshold[k],
+                                      codes, surrogate_table[k, 2])
                         if b >= 0:
                             b = 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t left
                             break
@@ -778,13 +781,13 @@ def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop
                     b = detour[node]
                     if b < 0:
                         break
-                node = nodes[node, 1] + b
-            if nodes[node, 0] < 0 or stop:
+                node = first_child[node] + b
+            if feature[node] < 0 or stop:
                 for k in range(values.shape[1]):
                     out[i, k] += weight * values[node, k]
                 continue
             for k in range(n_children[node]):  # a missing value: every branch
-                child = nodes[node, 1] + k
+                child = first_child[node] + k
                 if fractions[child] > 0:
                     stack_node[top], stack_weight[top] = child, weight * fractions[child]
                     top += 1

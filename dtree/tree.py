@@ -568,8 +568,12 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
 def most_probable(proba: np.ndarray) -> np.ndarray:
     """Each row's most probable class (its column in ``proba``): the first of those within
     round-off (1e-9) of the largest, so that a tie is a tie however the sum was ordered."""
-    largest = proba.max(axis=1, keepdims=True)
-    return np.argmax(proba >= largest - 1e-9, axis=1)
+    by_class = np.ascontiguousarray(proba.T)  # a row per class: passes along, not across, rows
+    near = by_class.max(axis=0) - 1e-9
+    best = np.full(len(proba), len(by_class) - 1)
+    for k in range(len(by_class) - 2, -1, -1):  # of the classes near the largest, the first
+        best[by_class[k] >= near] = k
+    return best
 
 
 # ------------------------------------------------------------------ editing a tree
@@ -668,66 +672,71 @@ class Layout:
         if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
             raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
                              f"{predict_missing!r}")
-        (nodes, threshold, codes, n_children, fractions, missing_child, frequent_child,
-         values, surrogates, surrogate_table, surrogate_threshold) = self._arrays
+        (feature, first_child, code_start, threshold, codes, n_children, fractions,
+         missing_child, frequent_child, values, surrogates, surrogate_table,
+         surrogate_threshold) = self._arrays
         detour = frequent_child if predict_missing == "most_frequent" else missing_child
         X = np.ascontiguousarray(X, dtype=float)
         return pick(kernels.predict_rows, X.size)(
-            X, nodes, threshold, codes, n_children, fractions, detour, predict_missing == "stop",
-            values, surrogates, surrogate_table, surrogate_threshold)
+            X, feature, first_child, code_start, threshold, codes, n_children, fractions, detour,
+            predict_missing == "stop", values, surrogates, surrogate_table, surrogate_threshold)
 
 
 def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
-    """The tree as arrays over its nodes in breadth-first order (the children of a node are
-    consecutive): per node, in one table (what the way down reads, side by side in memory), the
-    tested feature (-1 for a leaf), the first child, and where its category-to-branch map starts
-    and ends in the concatenated maps; then the thresholds, the maps, the numbers of children,
-    each node's branch fraction, the branch a missing value takes (the missing-value branch,
-    else the larger child, or -1), the same with the most frequent branch in place of -1,
-    each node's prediction; and the surrogate splits: per node where its run starts and ends,
-    per surrogate its feature, whether reversed, where its category map starts and ends, and
-    its threshold. One pass over the nodes."""
-    nodes, first_child, fractions = [root], [], [[1.0]]
-    feature, threshold, n_children, maps, code_bounds = [], [], [], [], []
+    """The tree as arrays over its nodes, numbered depth first with the children of a node
+    consecutive (a node's children, then the first child's subtree, then the second's, ...), so
+    that a row's way down, and the subtree a spread row visits, lie close together in memory.
+    Per node: the tested feature (-1 for a leaf), the first child, where its category-to-branch
+    map starts in the concatenated maps, the threshold (NaN for a split on categories); then
+    the maps, the numbers of children, each node's branch fraction, the branch a missing value
+    takes (the missing-value branch, else the larger child, or -1), the same with the most
+    frequent branch in place of -1, each node's prediction; and the surrogate splits: per node
+    where its run starts and ends, per surrogate its feature, whether reversed and where its
+    category map starts, and its threshold (NaN for categories)."""
+    nodes, first_child, stack = [root], [0], [0]
+    while stack:  # number the nodes: a node's children get the next numbers when it is reached
+        k = stack.pop()
+        first_child[k] = len(nodes)
+        children = nodes[k].children
+        nodes.extend(children)
+        first_child.extend([0] * len(children))
+        stack.extend(range(len(nodes) - 1, len(nodes) - 1 - len(children), -1))
+    fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
+    feature, threshold, n_children, maps, code_start = [], [], [], [], []
     missing_child, frequent_child = [], []
     surrogates, surrogate_table, surrogate_threshold = [0], [], []
     offset = 0  # where the next category map starts in the concatenated maps
 
-    def add_map(branch_of_code) -> tuple[int, int]:
+    def add_map(branch_of_code) -> int:
         nonlocal offset
-        if branch_of_code is None:
-            return offset, offset
-        maps.append(np.asarray(branch_of_code, dtype=np.int64))
-        offset += len(maps[-1])
-        return offset - len(maps[-1]), offset
+        start = offset
+        if branch_of_code is not None:
+            maps.append(np.asarray(branch_of_code, dtype=np.int64))
+            offset += len(maps[-1])
+        return start
 
-    for node in nodes:  # breadth first: the list grows while it is read
-        first_child.append(len(nodes))
-        nodes.extend(node.children)
+    for k, node in enumerate(nodes):
         n_children.append(len(node.children))
         feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
-        code_bounds.append(add_map(node.branch_of_code))
+        code_start.append(add_map(node.branch_of_code))
         detour = node.larger_branch if node.missing_branch is None else node.missing_branch
         missing_child.append(-1 if detour is None or not node.children else detour)
         frequent_child.append(missing_child[-1] if detour is not None or not node.children
                               else most_frequent_branch(node.branch_fractions))
         if node.children:
-            fractions.append(node.branch_fractions)
+            fractions[first_child[k]:first_child[k] + len(node.children)] = node.branch_fractions
         for surrogate in node.surrogates if node.children else ():
             surrogate_table.append((surrogate.feature_index, int(surrogate.reverse),
-                                    *add_map(surrogate.branch_of_code)))
+                                    add_map(surrogate.branch_of_code)))
             surrogate_threshold.append(np.nan if surrogate.threshold is None
                                        else surrogate.threshold)
         surrogates.append(len(surrogate_table))
-    first_child, n_children = np.array(first_child), np.array(n_children)
-    fractions, missing_child = np.concatenate(fractions), np.array(missing_child)
-    table = np.column_stack([np.array(feature), first_child, np.array(code_bounds)])
     runs = np.array(surrogates)
-    return (table, np.array(threshold, dtype=float),
-            np.concatenate([np.zeros(0, np.int64)] + maps), n_children, fractions,
-            missing_child, np.array(frequent_child),
+    return (np.array(feature), np.array(first_child), np.array(code_start),
+            np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
+            np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
             np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
             np.column_stack([runs[:-1], runs[1:]]),
-            np.array(surrogate_table, dtype=np.int64).reshape(-1, 4),
+            np.array(surrogate_table, dtype=np.int64).reshape(-1, 3),
             np.array(surrogate_threshold, dtype=float))

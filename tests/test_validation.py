@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
-from dtree._validation import (_addresses, _factorize, _is_numeric, as_array, check_integer,
-                               check_number, check_sample_weight, encode_columns, encode_labels,
-                               fit_features, table_columns)
+from dtree._validation import (Feature, _addresses, _factorize, _is_numeric, as_array,
+                               check_integer, check_number, check_sample_weight, encode_columns,
+                               encode_labels, fit_features, table_columns)
 from dtree.datasets import load_mushroom
 
 
@@ -222,6 +222,22 @@ def test_numeric_columns_with_thresholds():
         encode_columns(table_columns(frame.astype(str))[1], features)
     with pytest.raises(ValueError, match="infinity in column 'x'"):
         encode_columns(table_columns(frame.replace(2.0, np.inf))[1], features)
+
+
+def test_a_numeric_array_at_predict():
+    # a float array is encoded as it is: copied, or (copy=False, for predict) used in place;
+    # infinity is found beside NaN, and large finite values whose sum overflows are kept
+    X = np.array([[0.5, 1e308], [np.nan, 1e308]])  # 1e308 + 1e308 overflows to infinity
+    features = [Feature("x0"), Feature("x1")]
+    _, columns, table = table_columns(X)
+    copied = encode_columns(columns, features, table)
+    assert not np.shares_memory(copied, X)
+    np.testing.assert_array_equal(copied, X)
+    assert encode_columns(columns, features, table, copy=False) is X
+    for bad in ([[np.nan, 1.0], [np.inf, 2.0]], [[1.0, -np.inf], [np.nan, 2.0]]):
+        _, columns, table = table_columns(np.array(bad))
+        with pytest.raises(ValueError, match="infinity in column"):
+            encode_columns(columns, features, table, copy=False)
 
 
 NUMERIC_OR_NOT = {  # column -> is it numeric? (an object column by what it holds, as an array)
