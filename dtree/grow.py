@@ -69,7 +69,7 @@ class SplitRules:
 
     ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
     ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
-    sides of a cut, with the larger ``min_split`` of ``dtree.kernels._best_cut``); a
+    sides of a cut, with the larger ``min_split`` of ``dtree.kernels.j48_best_cut``); a
     threshold's gain pays log2(number of cuts)/W and the threshold moves down to the largest
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
@@ -191,13 +191,14 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
+        n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
         node.branch_fractions = fractions
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
         if impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(data.y, child_rows, child_weights, start)
-        start, n_sorted = start.tolist(), len(order)
+        start = start.tolist()
         for b, (weight, impurity_b, is_pure) in enumerate(zip(
                 total.tolist(), impurities.tolist(), pure.tolist())):
             first, last = start[b], start[b + 1]
@@ -205,10 +206,12 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                sorted_rows = child_order[n_sorted * first:n_sorted * last].reshape(
-                    n_sorted, last - first)
-                work.append((child, child_rows[first:last], child_weights[first:last],
-                             sorted_rows, is_pure, available))
+                own = (child_rows[first:last], child_weights[first:last],
+                       child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
+                                                                             last - first))
+                if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
+                    own = tuple(part.copy() for part in own)  # once the next child is done
+                work.append((child, *own, is_pure, available))
         if rules.max_surrogates is not None:
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
@@ -277,12 +280,11 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
                              missing_branch=rules.missing_branch, binary=rules.binary,
                              discount_missing=rules.discount_missing)
-    node.scores = dict(zip(found.names, found.scores))
-    node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if found.blocked else
                             "no_gain" if found.penalised else "no_split")
         return None
+    node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)

@@ -88,5 +88,5 @@ def _compile_new() -> None:
                                     inline="always" if key in _inline else "never")(copy)
     for namespace in namespaces.values():
         for name, value in namespace.items():
-            if callable(value) and _plain.get(_key(value)) is value:
+            if isinstance(value, types.FunctionType) and _plain.get(_key(value)) is value:
                 namespace[name] = _compiled[_key(value)]

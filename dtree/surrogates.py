@@ -64,7 +64,7 @@ STYLES = (0, 1)
 MIN_ROWS = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Surrogate:
     """A surrogate of a node's split, on column ``feature_index`` named ``feature``.
 
