@@ -11,6 +11,11 @@
                                  build the book (or take the given build) and photograph every
                                  page with headless Chromium at desktop and phone width, light
                                  and dark, into _build/screenshots (next to the html folder)
+    python3 tasks.py colab [book/NN_x.ipynb ...]
+                                 run every chapter (or those named) as on Colab: under nbclient,
+                                 in a virtual environment (_build/colab-venv) with only numpy,
+                                 pandas, scikit-learn, matplotlib, ipykernel and the library as
+                                 the setup cell installs it, no R or Java on the PATH
     python3 tasks.py bench       time dtree against scikit-learn and Weka J48
     python3 tasks.py clean       remove build output
 
@@ -229,8 +234,7 @@ def colab(*paths: str) -> int:
 
 def _colab_execute(python: str, *paths: str) -> int:
     """Runs inside .venv: each chapter on a kernel of ``python``, whose PATH lacks the folders
-    that hold Rscript or java; prints each chapter's outcome."""
-    import json as json_
+    that hold R, Rscript, java or weka; prints each chapter's outcome."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -239,13 +243,14 @@ def _colab_execute(python: str, *paths: str) -> int:
     os.environ["PATH"] = os.pathsep.join(
         [str(Path(python).parent)] + [folder for folder in os.environ["PATH"].split(os.pathsep)
                                       if not any((Path(folder) / p).exists() for p in hidden)])
+    assert not any(shutil.which(program) for program in hidden), os.environ["PATH"]
     for name in ("MPLBACKEND", "PYTHONPATH", "DTREE_REQUIRE_REFERENCES"):
         os.environ.pop(name, None)
     failed = []
     with tempfile.TemporaryDirectory() as jupyter:
         spec = Path(jupyter) / "kernels" / "colab"
         spec.mkdir(parents=True)
-        (spec / "kernel.json").write_text(json_.dumps({
+        (spec / "kernel.json").write_text(json.dumps({
             "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
             "display_name": "Colab-like", "language": "python"}))
         os.environ["JUPYTER_PATH"] = jupyter
