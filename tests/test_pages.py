@@ -21,13 +21,18 @@ asked of the network. Without Chromium these tests skip, giving the apt command,
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib.util
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -305,3 +310,28 @@ def test_browser_finds_each_problem(book, browser, tmp_path):
     assert raw[1] == "raw TeX: 'Choosing \\\\alpha by cross-validation'"
     assert browser_problems(browser.check((book[2] / "book" / "03_impurity.html").as_uri()),
                             has_math=True) == []
+
+
+def test_static_js_is_unpacked_only_when_its_sha512_matches(tmp_path, monkeypatch):
+    # a fake npm tarball, "downloaded" without a network
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name in ("package/dist/embed-amd.js", "package/dist/embed.js.map", "package/x.js"):
+            info = tarfile.TarInfo(name)
+            info.size = len(name)
+            archive.addfile(info, io.BytesIO(name.encode()))
+    tarball = buffer.getvalue()
+    monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout: io.BytesIO(tarball))
+    sha512 = base64.b64encode(hashlib.sha512(tarball).digest()).decode()
+    package = ("widgets", "https://registry.example/w-1.0.tgz", sha512, "package/dist/", ("*.js",))
+    monkeypatch.setattr(tasks, "STATIC_JS", (package,))
+    tasks.ensure_static_js(tmp_path)
+    unpacked = tmp_path / "widgets"
+    assert sorted(p.name for p in unpacked.iterdir()) == [".w-1.0.tgz", "embed-amd.js"]
+    assert (unpacked / "embed-amd.js").read_text() == "package/dist/embed-amd.js"
+    shutil.rmtree(unpacked)
+    forged = base64.b64encode(hashlib.sha512(b"another tarball").digest()).decode()
+    monkeypatch.setattr(tasks, "STATIC_JS", ((*package[:2], forged, *package[3:]),))
+    with pytest.raises(SystemExit, match="does not match its sha512"):
+        tasks.ensure_static_js(tmp_path)
+    assert not unpacked.exists()
