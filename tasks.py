@@ -237,7 +237,7 @@ def _colab_execute(python: str, *paths: str) -> int:
     that hold R, Rscript, java or weka; prints each chapter's outcome."""
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
     hidden = ("Rscript", "R", "java", "weka")
     os.environ["PATH"] = os.pathsep.join(
@@ -264,6 +264,9 @@ def _colab_execute(python: str, *paths: str) -> int:
             except CellExecutionError as error:
                 failed.append(path.name)
                 outcome = f"FAILED: {error.ename}: {error.evalue}"
+            except CellTimeoutError:
+                failed.append(path.name)
+                outcome = "FAILED: a cell ran longer than 600 s"
             print(f"{path.name}: {outcome} ({time.perf_counter() - start:.0f} s)", flush=True)
     print(f"{len(failed)} chapter(s) failed" + (f": {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
