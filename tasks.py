@@ -11,6 +11,11 @@
                                  build the book (or take the given build) and photograph every
                                  page with headless Chromium at desktop and phone width, light
                                  and dark, into _build/screenshots (next to the html folder)
+    python3 tasks.py colab [book/NN_x.ipynb ...]
+                                 run every chapter (or those named) as on Colab: under nbclient,
+                                 in a virtual environment (_build/colab-venv) with only numpy,
+                                 pandas, scikit-learn, matplotlib, ipykernel and the library as
+                                 the setup cell installs it, no R or Java on the PATH
     python3 tasks.py bench       time dtree against scikit-learn and Weka J48
     python3 tasks.py clean       remove build output
 
@@ -67,36 +72,61 @@ def ensure_venv() -> None:
     stamp.write_text(wanted)
 
 
-#: MathJax 3, served from the book's own _static so that formulas typeset without a network:
-#: the npm registry's tarball of this version, checked against the registry's sha512
-MATHJAX = ("https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
-           "Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==")
-MATHJAX_DIR = ROOT / "_static" / "mathjax"  # not in git (.gitignore): fetched once
+#: The scripts the book serves itself, so that no page loads one from the web: (folder, npm
+#: registry tarball, the registry's sha512 of it, the tarball's folder to unpack, the files of
+#: that folder to keep). They are unpacked into _vendor/_static/<folder> (not in git), which
+#: the build copies into its _static (``html_extra_path`` in _config.yml): jupyter-book would
+#: load every .js file of the book's own _static folder on every page. MathJax 3's es5 bundle
+#: typesets the formulas (``mathjax_path`` in _config.yml); require.js and the Jupyter widgets'
+#: embed-amd.js (with its icon fonts) render chapter 11's saved widget (``nb_ipywidgets_js``).
+#: html-manager 1.0.15 is built from the widget packages ipywidgets 8.1.9 ships
+#: (@jupyter-widgets/controls 5.0.13, base 6.0.12); npm's requirejs has no minified require.js.
+STATIC_JS = (
+    ("mathjax", "https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
+     "Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+     "package/es5/", ("*",)),
+    ("requirejs", "https://registry.npmjs.org/requirejs/-/requirejs-2.3.8.tgz",
+     "7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
+     "package/", ("require.js",)),
+    ("ipywidgets",
+     "https://registry.npmjs.org/@jupyter-widgets/html-manager/-/html-manager-1.0.15.tgz",
+     "5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+     "package/dist/", ("embed-amd.js", "*.eot", "*.svg", "*.ttf", "*.woff", "*.woff2")),
+)
+VENDOR = ROOT / "_vendor"
 
 
-def ensure_mathjax() -> None:
-    """Unpack MathJax's es5 bundle into _static/mathjax (``mathjax_path`` in _config.yml)."""
+def ensure_static_js(static: Path = VENDOR / "_static") -> None:
+    """Unpack each package of STATIC_JS into its folder of ``static``, unless that folder holds
+    this very tarball's files already (a stamp named after the tarball says so). Without a
+    network the book still builds; its formulas then show as TeX and its widget does not draw."""
+    import fnmatch
     import io
     import tarfile
     import urllib.request
 
-    if (MATHJAX_DIR / "tex-mml-chtml.js").exists():
-        return
-    url, integrity = MATHJAX
-    print(f"fetching MathJax 3 for the book: {url}", flush=True)
-    try:
-        data = urllib.request.urlopen(url, timeout=60).read()
-    except OSError as error:
-        print(f"could not fetch MathJax ({error}): the book's formulas will show as TeX")
-        return
-    if base64.b64encode(hashlib.sha512(data).digest()).decode() != integrity:
-        sys.exit(f"{url} does not match its sha512 integrity")
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        members = [m for m in archive.getmembers()
-                   if m.name.startswith("package/es5/") and m.isfile()]
-        for member in members:
-            member.name = member.name.removeprefix("package/es5/")
-        archive.extractall(MATHJAX_DIR, members=members, filter="data")
+    for folder, url, integrity, prefix, keep in STATIC_JS:
+        target, stamp = static / folder, static / folder / f".{url.rsplit('/', 1)[1]}"
+        if stamp.exists():
+            continue
+        print(f"fetching {url} into {target}", flush=True)
+        try:
+            data = urllib.request.urlopen(url, timeout=60).read()
+        except OSError as error:
+            print(f"could not fetch it ({error}): the book will miss it")
+            continue
+        if base64.b64encode(hashlib.sha512(data).digest()).decode() != integrity:
+            sys.exit(f"{url} does not match its sha512 integrity")
+        shutil.rmtree(target, ignore_errors=True)
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            members = [m for m in archive.getmembers() if m.isfile()
+                       and m.name.startswith(prefix)
+                       and any(fnmatch.fnmatch(m.name.removeprefix(prefix), pattern)
+                               for pattern in keep)]
+            for member in members:
+                member.name = member.name.removeprefix(prefix)
+            archive.extractall(target, members=members, filter="data")
+        stamp.write_text(integrity)
 
 
 def build_book() -> int:
@@ -179,6 +209,69 @@ def _merged_streams(outputs: list) -> list:
     return merged
 
 
+#: What Colab's Python has, pinned as in requirements.txt; a chapter's setup cell adds the library
+COLAB = ("numpy", "pandas", "scikit-learn", "matplotlib", "ipykernel")
+COLAB_VENV = ROOT / "_build" / "colab-venv"
+
+
+def colab(*paths: str) -> int:
+    """Run every chapter (or those named) under nbclient as on Colab: in a virtual environment
+    with only COLAB and what the setup cell installs (dtree-book from this checkout, with its
+    dependencies), no R or Java on the PATH, no MPLBACKEND. Nothing is written back."""
+    python = COLAB_VENV / BIN.name / "python"
+    if not python.exists():
+        venv.create(COLAB_VENV, with_pip=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        pins = Path(tmp) / "pins.txt"  # requirements.txt's exact versions, as constraints
+        pins.write_text("\n".join(line for line in (ROOT / "requirements.txt").read_text()
+                                  .splitlines() if "==" in line))
+        if (run(python, "-m", "pip", "install", "--quiet", "-c", pins, *COLAB, ROOT) or
+                run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall",
+                    ROOT)):
+            sys.exit("installing the minimal environment failed")
+    return run(PYTHON, __file__, "_colab_execute", python, *paths)
+
+
+def _colab_execute(python: str, *paths: str) -> int:
+    """Runs inside .venv: each chapter on a kernel of ``python``, whose PATH lacks the folders
+    that hold R, Rscript, java or weka; prints each chapter's outcome."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    hidden = ("Rscript", "R", "java", "weka")
+    os.environ["PATH"] = os.pathsep.join(
+        [str(Path(python).parent)] + [folder for folder in os.environ["PATH"].split(os.pathsep)
+                                      if not any((Path(folder) / p).exists() for p in hidden)])
+    assert not any(shutil.which(program) for program in hidden), os.environ["PATH"]
+    for name in ("MPLBACKEND", "PYTHONPATH", "DTREE_REQUIRE_REFERENCES"):
+        os.environ.pop(name, None)
+    failed = []
+    with tempfile.TemporaryDirectory() as jupyter:
+        spec = Path(jupyter) / "kernels" / "colab"
+        spec.mkdir(parents=True)
+        (spec / "kernel.json").write_text(json.dumps({
+            "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Colab-like", "language": "python"}))
+        os.environ["JUPYTER_PATH"] = jupyter
+        for path in [Path(p).resolve() for p in paths] or CHAPTERS:
+            start = time.perf_counter()
+            nb = nbformat.read(path, as_version=4)
+            try:
+                NotebookClient(nb, timeout=600, kernel_name="colab",
+                               resources={"metadata": {"path": str(path.parent)}}).execute()
+                outcome = "ran to its end"
+            except CellExecutionError as error:
+                failed.append(path.name)
+                outcome = f"FAILED: {error.ename}: {error.evalue}"
+            except CellTimeoutError:
+                failed.append(path.name)
+                outcome = "FAILED: a cell ran longer than 600 s"
+            print(f"{path.name}: {outcome} ({time.perf_counter() - start:.0f} s)", flush=True)
+    print(f"{len(failed)} chapter(s) failed" + (f": {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
 def bench() -> int:
     return run(PYTHON, ROOT / "benchmarks" / "bench_fit.py")
 
@@ -219,12 +312,53 @@ def screenshots(html: str | None = None) -> int:
     return 0
 
 
+#: The browser-side half of _Chromium.check: waits (at most 10 s) for the widget manager, if
+#: the page loaded require.js for it, to draw each saved widget view, then reads the page.
+_PAGE_CHECK = r"""(async () => {
+  const views = document.querySelectorAll(
+    'script[type="application/vnd.jupyter.widget-view+json"]').length;
+  const drawn = () => document.querySelectorAll('.widget-subarea > .jupyter-widgets').length;
+  for (let i = 0; i < 100 && window.require && drawn() < views; i++) {
+    await new Promise(done => setTimeout(done, 100));
+  }
+  const mathjax = Boolean(window.MathJax && MathJax.startup && MathJax.startup.document);
+  const math = mathjax ? Array.from(MathJax.startup.document.math) : [];
+  // a TeX error draws an merror; an undefined macro (MathJax's noundefined) draws its name in
+  // red instead
+  const errors = math.filter(m => m.typesetRoot).flatMap(m => [
+    ...Array.from(m.typesetRoot.querySelectorAll('mjx-merror'),
+                  e => e.getAttribute('data-mjx-error')),
+    ...Array.from(m.typesetRoot.querySelectorAll('mjx-assistive-mml mtext[mathcolor="red"]'),
+                  e => 'undefined ' + e.textContent)].map(error => m.math + ': ' + error));
+  const around = (text, i) => text.slice(Math.max(0, i - 40), i + 40).replace(/\s+/g, ' ');
+  const text = document.body.innerText;
+  const raw = ['\\(', '\\[', '$$'].filter(d => text.includes(d))
+    .map(d => around(text, text.indexOf(d)));
+  // a TeX command in prose outside any formula: math that lost its delimiters (a section
+  // title with a formula, quoted by a reference, shows as "Choosing \alpha by ...")
+  const prose = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = prose.nextNode(); node; node = prose.nextNode()) {
+    const command = node.textContent.search(/\\[a-zA-Z]+/);
+    if (command >= 0 && !node.parentElement.closest(
+        'pre, code, kbd, script, style, textarea, mjx-container, .math, .highlight')) {
+      raw.push(around(node.textContent, command));
+    }
+  }
+  return {mathjax, formulas: math.length,
+          merror: document.querySelectorAll('mjx-merror').length, errors, raw,
+          widgets: views, drawn: drawn(),
+          remote: performance.getEntriesByType('resource').map(r => r.name)
+            .filter(name => !name.startsWith('file:'))};
+})()"""
+
+
 class _Chromium:
     """Headless Chromium driven through the DevTools protocol on a pipe (it reads fd 3 and
     writes fd 4, one JSON message per NUL-terminated chunk); the protocol can photograph a
     whole page, which --screenshot (one window's height) cannot."""
 
-    def __init__(self, profile: str):
+    def __init__(self, profile: str, offline: bool = False):
+        """``offline``: every host name fails to resolve, so a page gets only local files."""
         to_browser, self._writer = os.pipe()
         self._reader, from_browser = os.pipe()
 
@@ -236,7 +370,8 @@ class _Chromium:
             os.dup2(writing, 4)
 
         self._process = subprocess.Popen(
-            [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+            [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+             *(["--host-resolver-rules=MAP * ~NOTFOUND"] if offline else []), "about:blank"],
             preexec_fn=use_pipes, close_fds=False,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser)
@@ -272,12 +407,8 @@ class _Chromium:
                             returnByValue=True)
         return result["result"].get("value")
 
-    def screenshot(self, url: str, width: int, mode: str) -> bytes:
-        """PNG of the whole page at ``width`` CSS pixels, with prefers-color-scheme ``mode``."""
-        self._send("Emulation.setDeviceMetricsOverride", width=width, height=900,
-                   deviceScaleFactor=1, mobile=width < 600)
-        self._send("Emulation.setEmulatedMedia",
-                   features=[{"name": "prefers-color-scheme", "value": mode}])
+    def open(self, url: str) -> None:
+        """Load ``url`` and wait for its fonts and for MathJax, if it loaded, to typeset."""
         self._evaluate("window.previousPage = true")  # gone once the new page has loaded
         self._send("Page.navigate", url=url)
         for _ in range(600):
@@ -286,9 +417,27 @@ class _Chromium:
             time.sleep(0.05)
         else:
             raise TimeoutError(f"{url} did not load in 30 s")
-        # wait for the fonts and for MathJax, if it loaded (served from the book's _static)
         self._evaluate("document.fonts.ready.then(() => (window.MathJax && MathJax.startup"
                        " ? MathJax.startup.promise : null)).then(() => true)")
+
+    def check(self, url: str) -> dict:
+        """What a reader's browser made of the page at ``url``: whether MathJax ran
+        (``mathjax``), the formulas it typeset (``formulas``), its error elements (``merror``),
+        each formula it could not typeset or whose macro it does not know, as "TeX: error"
+        (``errors``), the raw TeX delimiters left in the visible text and the TeX commands in
+        prose outside formulas and code (``raw``, with some context), the embedded widgets
+        (``widgets``, their saved views) and how many of them drew (``drawn``), and every
+        resource the page asked for that is not a local file (``remote``)."""
+        self.open(url)
+        return self._evaluate(_PAGE_CHECK)
+
+    def screenshot(self, url: str, width: int, mode: str) -> bytes:
+        """PNG of the whole page at ``width`` CSS pixels, with prefers-color-scheme ``mode``."""
+        self._send("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                   deviceScaleFactor=1, mobile=width < 600)
+        self._send("Emulation.setEmulatedMedia",
+                   features=[{"name": "prefers-color-scheme", "value": mode}])
+        self.open(url)
         # grow the window to the whole page and photograph the window (the protocol's
         # captureBeyondViewport can catch the first page of a fresh browser shifted sideways)
         height = self._send("Page.getLayoutMetrics")["cssContentSize"]["height"]
@@ -313,15 +462,17 @@ def clean() -> int:
     return 0
 
 
-# _execute is internal: it runs inside .venv
+# _execute and _colab_execute are internal: they run inside .venv
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
-         "bench": bench, "clean": clean, "venv": lambda: 0, "_execute": _execute}
+         "bench": bench, "clean": clean, "venv": lambda: 0, "colab": colab,
+         "_execute": _execute, "_colab_execute": _colab_execute}
 
 if __name__ == "__main__":
     name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
-    if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots"):
+    if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots", "colab",
+                                                  "_colab_execute"):
         sys.exit(__doc__)
-    if name != "_execute":
+    if not name.startswith("_"):
         ensure_venv()
-        ensure_mathjax()
+        ensure_static_js()
     sys.exit(TASKS[name](*args))

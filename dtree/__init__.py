@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 _HOMES = {
     "C45Classifier": "estimators", "CARTClassifier": "estimators",
     "CARTRegressor": "estimators", "ID3Classifier": "estimators",
-    "export_text": "export", "leaf_table": "export",
+    "export_graphviz": "export", "export_text": "export", "leaf_table": "export",
     "entropy": "impurity", "gain_ratio": "impurity", "gini": "impurity",
     "gini_index": "impurity", "info_gain": "impurity", "intrinsic_value": "impurity",
     "misclassification": "impurity",
@@ -29,8 +29,9 @@ _MODULES = ("datasets", "estimators", "export", "grow", "impurity", "jit", "kern
 
 __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
-    "cost_complexity_path", "datasets", "entropy", "export_text", "gain_ratio", "gini",
-    "gini_index", "info_gain", "intrinsic_value", "leaf_table", "misclassification",
+    "cost_complexity_path", "datasets", "entropy", "export_graphviz", "export_text",
+    "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "leaf_table",
+    "misclassification",
     "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
     "prune_reduced_error", "verify",
 ]
@@ -56,7 +57,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what the names are, for readers' tools
     from . import datasets, verify
     from .estimators import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
-    from .export import export_text, leaf_table
+    from .export import export_graphviz, export_text, leaf_table
     from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain,
                            intrinsic_value, misclassification)
     from .plot import plot_tree

@@ -16,12 +16,14 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from sklearn.utils import check_random_state
 
 from .jit import kernel, pick
 
-__all__ = ["Feature", "as_array", "check_integer", "check_number", "encode_labels",
-           "encode_attribute", "check_sample_weight", "refuse_sparse", "table_columns", "take_rows",
-           "fit_features", "encode_columns"]
+__all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
+           "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "TieBreak", "RandomState",
+           "check_params", "encode_labels", "encode_attribute", "check_sample_weight",
+           "refuse_sparse", "table_columns", "take_rows", "fit_features", "encode_columns"]
 
 
 # --------------------------------------------------------------------------------------- parameters
@@ -52,6 +54,108 @@ def check_number(value, name: str, low: float, high: float = np.inf,
             (value < high) if high_open else (value <= high)):
         raise ValueError(f"{expected}, got {value!r}")
     return float(value)
+
+
+# Each estimator declares its parameters in one table, {name: rule} (as scikit-learn's
+# ``_parameter_constraints``); a rule is called with the value and the name, and returns the
+# value checked (a TypeError for a wrong type, a ValueError for a value out of range).
+@dataclass(frozen=True)
+class Integer:
+    """An int >= ``minimum`` (or None, if ``none``); not a boolean."""
+    minimum: int
+    none: bool = False
+
+    def __call__(self, value, name: str) -> int | None:
+        return check_integer(value, name, self.minimum, allow_none=self.none)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A real number in [low, high] (an end ``low_open``/``high_open`` excluded); not a
+    boolean, not NaN."""
+    low: float
+    high: float = np.inf
+    low_open: bool = False
+    high_open: bool = False
+
+    def __call__(self, value, name: str) -> float:
+        return check_number(value, name, self.low, self.high, self.low_open, self.high_open)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of ``options`` (compared by identity, or equality for strings: 1 is not True)."""
+    options: tuple
+
+    def __call__(self, value, name: str):
+        if not any(value is option or (isinstance(value, str) and value == option)
+                   for option in self.options):
+            raise ValueError(f"{name} must be one of {self.options}, got {value!r}")
+        return value
+
+
+FLAG = OneOf((True, False))
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A number of rows: an int >= ``minimum``, or (scikit-learn's convention) a float in
+    (0, 1] (in (0, 1) if ``below_one``), that fraction of the training rows, rounded up
+    (:func:`count_rows`)."""
+    minimum: int
+    below_one: bool = False
+
+    def __call__(self, value, name: str) -> int | float:
+        if isinstance(value, Integral) and not isinstance(value, bool):
+            return check_integer(value, name, self.minimum)
+        expected = (f"{name} must be an integer >= {self.minimum} or a fraction in "
+                    f"(0, 1{')' if self.below_one else ']'}, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise TypeError(expected)
+        if not (0 < value < 1 or (value == 1 and not self.below_one)):
+            raise ValueError(expected)
+        return float(value)
+
+
+def count_rows(value: int | float, n_rows: int) -> int:
+    """A :class:`Rows` parameter as a number of rows: an int as it is, a fraction f of
+    ``n_rows`` as ceil(f n_rows) (scikit-learn's rule)."""
+    return value if isinstance(value, int) else int(np.ceil(value * n_rows))
+
+
+class AtFit:
+    """Checked at fit, where what it must match is known (e.g. one entry per class)."""
+
+    def __call__(self, value, name: str):
+        return value
+
+
+class TieBreak:
+    """"first" or a list of feature names (checked against X's columns at fit)."""
+
+    def __call__(self, value, name: str):
+        expected = f"{name} must be 'first' or a list of feature names, got {value!r}"
+        if isinstance(value, str) and value != "first":
+            raise ValueError(expected)
+        if not isinstance(value, (str, list, tuple, np.ndarray, pd.Index)):
+            raise TypeError(expected)
+        return value
+
+
+class RandomState:
+    """None, an int seed or a ``numpy.random.RandomState`` (scikit-learn's
+    ``check_random_state``); the value itself is kept, so that each fit draws alike."""
+
+    def __call__(self, value, name: str):
+        check_random_state(value)
+        return value
+
+
+def check_params(estimator, rules: dict) -> SimpleNamespace:
+    """Every parameter of ``estimator`` checked by its rule in ``rules``, in the table's
+    order; the checked values by name."""
+    return SimpleNamespace(**{name: rule(getattr(estimator, name), name)
+                              for name, rule in rules.items()})
 
 
 # ---------------------------------------------------------------------- labels and columns as codes
@@ -417,18 +521,23 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
 
 
 def encode_columns(columns: list, features: list[Feature],
-                   table: np.ndarray | pd.DataFrame | None = None) -> np.ndarray:
+                   table: np.ndarray | pd.DataFrame | None = None,
+                   copy: bool = True) -> np.ndarray:
     """The float matrix of codes and values of new rows, encoded as at fit.
 
     A category unseen at fit is encoded as missing; infinity is rejected as at fit. ``table``,
-    the 2-D array the columns come from, if any, lets an all-numeric array be copied at once.
+    the 2-D array the columns come from, if any, lets an all-numeric array be taken at once:
+    copied, or with ``copy=False`` used as it is if it is float64 already (for a caller that
+    only reads it, such as prediction).
     """
     if (isinstance(table, np.ndarray) and table.dtype.kind in "iuf"
             and not any(f.is_categorical for f in features)):
-        matrix = np.array(table, dtype=float)
-        infinite = np.isinf(matrix).any(axis=0)
-        if infinite.any():
-            _as_float(columns[int(np.argmax(infinite))], features[int(np.argmax(infinite))].name)
+        matrix = np.array(table, dtype=float, copy=copy or None)
+        if not np.isfinite(matrix.sum()):  # a NaN or infinity somewhere (or an overflow)
+            infinite = np.isinf(matrix).any(axis=0)
+            if infinite.any():
+                _as_float(columns[int(np.argmax(infinite))],
+                          features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
     for j, (column, feature) in enumerate(zip(columns, features)):

@@ -24,22 +24,16 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (Feature, as_array, check_integer, check_number,
-                          check_sample_weight, encode_columns, encode_labels, fit_features,
-                          refuse_sparse, table_columns, take_rows)
+from ._validation import (FLAG, AtFit, Feature, Integer, Interval, OneOf, RandomState, Rows,
+                          TieBreak, as_array, check_params, check_sample_weight, count_rows,
+                          encode_columns, encode_labels, fit_features, refuse_sparse,
+                          table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
-from .tree import PREDICT_MISSING, Layout, Node, most_probable
+from .tree import PREDICT_MISSING, Layout, Node, most_probable, reach
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
-
-
-def _check_option(value, name: str, options: tuple) -> None:
-    """A ValueError naming the accepted values unless ``value`` is one of ``options``."""
-    if not any(value is option or (isinstance(value, str) and value == option)
-               for option in options):
-        raise ValueError(f"{name} must be one of {options}, got {value!r}")
 
 
 def _labels_1d(y) -> np.ndarray | object:
@@ -64,38 +58,27 @@ class _Tree(BaseEstimator):
     _criterion: str
     #: whether numeric columns are split by thresholds (else each value is a category)
     _numeric_thresholds: bool = True
-    #: the accepted values of the ``missing`` parameter
-    _missing_options: tuple[str, ...]
+    #: every parameter's rule (dtree._validation): a wrong type is a TypeError (booleans are
+    #: not numbers here, as in scikit-learn), a value out of range a ValueError
+    _parameters: dict = {
+        "max_depth": Integer(0, none=True), "min_samples_split": Integer(2),
+        "min_impurity_decrease": Interval(0), "purity_threshold": Interval(0, 1, low_open=True),
+        "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING)}
 
     tree_: Node
 
-    def _check_params(self) -> StoppingRules:
-        """The stopping rules, after checking every parameter: a wrong type is a TypeError
-        (booleans are not numbers here, as in scikit-learn), a value out of range a ValueError."""
-        expected = f"tie_break must be 'first' or a list of feature names, got {self.tie_break!r}"
-        if isinstance(self.tie_break, str) and self.tie_break != "first":
-            raise ValueError(expected)
-        if not isinstance(self.tie_break, (str, list, tuple, np.ndarray, pd.Index)):
-            raise TypeError(expected)
-        _check_option(self.missing, "missing", self._missing_options)
-        _check_option(self.predict_missing, "predict_missing", PREDICT_MISSING)
-        return StoppingRules(
-            check_integer(self.max_depth, "max_depth", minimum=0, allow_none=True),
-            check_integer(self.min_samples_split, "min_samples_split", minimum=2),
-            check_number(self.min_impurity_decrease, "min_impurity_decrease", low=0),
-            check_number(self.purity_threshold, "purity_threshold", low=0, high=1, low_open=True))
+    def _stopping_rules(self, p) -> StoppingRules:
+        """When a node stops splitting, from the checked parameters ``p``."""
+        return StoppingRules(p.max_depth, p.min_samples_split, p.min_impurity_decrease,
+                             p.purity_threshold)
 
-    def _split_rules(self) -> SplitRules:
-        """How nodes are split, after checking the parameters that say so."""
+    def _split_rules(self, p) -> SplitRules:
+        """How nodes are split, from the checked parameters ``p``."""
         return SplitRules(self._criterion)
 
     def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray | None]:
         """y as the grower takes it: class codes and the classes, or the target values."""
         raise NotImplementedError
-
-    def _finish(self, tree: Node) -> Node:
-        """The grown tree, after what the algorithm does once it is grown (nothing here)."""
-        return tree
 
     def _check_missing(self, matrix: np.ndarray, features: list[Feature], columns: list) -> None:
         """Refuse a missing value (and, at predict, a value unseen at fit) if
@@ -171,7 +154,6 @@ class _Tree(BaseEstimator):
             the nodes examined, with the two accuracies and the decision.
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
-        tree = self._finish(tree)
         log = self._post_prune(tree, classes, *training)
         if validation_data is not None:
             if log is not None:
@@ -182,7 +164,7 @@ class _Tree(BaseEstimator):
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
         validate_data(self, table, reset=True, skip_check_array=True)
         if classes is not None:
-            self.classes_ = classes
+            self.classes_, self.n_classes_ = classes, len(classes)
         self._features, self.tree_, self._layout = (
             features, tree, Layout(tree))  # the tree laid out once, for predict
         for earlier in ("pruning_log_", "pruned_by_"):  # from an earlier fit or pruner
@@ -193,8 +175,8 @@ class _Tree(BaseEstimator):
 
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
-        """Prune the grown tree in place as the ``pruning`` parameter says; returns the log
-        (None: no pruning). Only the classifiers that take ``pruning`` prune here."""
+        """Prune the grown tree in place as the algorithm's parameters say (``pruning``,
+        CART's ``ccp_alpha``); returns the log, or None (no pruning, or none logged)."""
         return None
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
@@ -209,7 +191,7 @@ class _Tree(BaseEstimator):
         """Check everything and grow the tree; returns it, the features, X's table (for
         validate_data), the classes (None for a regressor) and the encoded training rows, their
         targets, weights and the rows held out of growing (or None). Nothing is stored."""
-        stopping, rules = self._check_params(), self._split_rules()
+        p = check_params(self, self._parameters)
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
         targets, n_classes, classes = self._targets(y)
@@ -219,6 +201,10 @@ class _Tree(BaseEstimator):
         kept = w > 0  # a row of weight 0 is as if absent
         if not kept.all():
             columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
+        for name in ("min_samples_split", "min_samples_leaf"):  # a fraction: of these rows
+            if hasattr(p, name):
+                setattr(p, name, count_rows(getattr(p, name), len(targets)))
+        stopping, rules = self._stopping_rules(p), self._split_rules(p)
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
@@ -227,17 +213,60 @@ class _Tree(BaseEstimator):
         tree = grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
         return tree, features, table, classes, (matrix, targets, w, holdout)
 
+    def _encoded(self, X: ArrayLike) -> np.ndarray:
+        """X as the fitted tree reads it (see ``encode``), after checking it as at fit."""
+        check_is_fitted(self, "tree_")
+        _, columns, table = table_columns(X)
+        validate_data(self, table, reset=False, skip_check_array=True)
+        matrix = encode_columns(columns, self._features, table, copy=False)  # only read
+        self._check_missing(matrix, self._features, columns)
+        return matrix
+
+    def _paths(self, X: ArrayLike) -> tuple[list[Node], list[tuple]]:
+        """The tree's nodes in pre-order (a node's id is its position), and for each node
+        reached, the rows reaching it, their shares and where they end (:func:`tree.reach`)."""
+        matrix = self._encoded(X)
+        return list(self.tree_.walk()), list(reach(self.tree_, matrix.T, self.predict_missing))
+
+    def apply(self, X: ArrayLike) -> np.ndarray:
+        """The id of the node where each row ends: its leaf. Node ids number the nodes in
+        pre-order, parents before children and branches in order (for a binary tree, as
+        scikit-learn's ``apply``). A row that a missing value sends down several branches ends
+        in several leaves: the one holding the largest share of it (the first on a tie); a CART
+        row that no surrogate places, at a node whose children hold as many training rows,
+        ends at that internal node, as its prediction does."""
+        nodes, paths = self._paths(X)
+        ids = {id(node): i for i, node in enumerate(nodes)}
+        n = len(paths[0][1])
+        end, largest = np.full(n, -1), np.zeros(n)
+        for node, rows, shares, ended in paths:
+            rows, shares = rows[ended], shares[ended]
+            larger = shares > largest[rows]
+            end[rows[larger]], largest[rows[larger]] = ids[id(node)], shares[larger]
+        return end
+
+    def decision_path(self, X: ArrayLike):
+        """A sparse indicator matrix (CSR), one row per row of X and one column per node (ids
+        as in ``apply``): 1 where the row reaches the node, by any share. A row that a missing
+        value sends down several branches marks every node it visits."""
+        from scipy.sparse import csr_matrix
+        nodes, paths = self._paths(X)
+        ids = {id(node): i for i, node in enumerate(nodes)}
+        rows = np.concatenate([reached for _, reached, _, _ in paths])
+        columns = np.concatenate([np.full(len(reached), ids[id(node)])
+                                  for node, reached, _, _ in paths])
+        indicator = csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, columns)),
+                               shape=(len(paths[0][1]), len(nodes)))
+        indicator.sort_indices()
+        return indicator
+
     def _predict_values(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities or mean: the leaf (or leaves) it reaches.
 
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
-        check_is_fitted(self, "tree_")
-        _, columns, table = table_columns(X)
-        validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features, table)
-        self._check_missing(matrix, self._features, columns)
+        matrix = self._encoded(X)
         if not self._layout.describes(self.tree_):  # a copy, or an edited tree: lay it out
             self._layout = Layout(self.tree_)
         return self._layout.predict(matrix, self.predict_missing)
@@ -259,6 +288,27 @@ class _Tree(BaseEstimator):
         """Number of leaves, empty branches included."""
         check_is_fitted(self, "tree_")
         return len(self.tree_.leaves())
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Each feature's share of the tree's total impurity decrease (scikit-learn's "Gini
+        importance"; Breiman et al. 1984, sec. 5.3.4): over the internal nodes t that test it,
+        the sum of W_t I(t) - sum_c W_c I(c), over all of t's children c (every branch of a
+        multiway split), normalised to sum to 1 (all zeros for a tree that is one leaf). I is
+        the tree's impurity: entropy in bits for ID3 and C4.5, Gini for CART, the squared or
+        absolute error for CARTRegressor; W the training weight at a node. A row that a
+        missing value sends down several branches counts in each child with the share of its
+        weight that went there (C4.5), and a CART row that stays at its node counts in no
+        child."""
+        check_is_fitted(self, "tree_")
+        decrease = np.zeros(self.n_features_in_)
+        for node in self.tree_.walk():
+            if node.children:
+                decrease[node.feature_index] += node.weighted_n_samples * node.impurity - sum(
+                    c.weighted_n_samples * c.impurity for c in node.children
+                    if c.weighted_n_samples > 0)
+        total = decrease.sum()
+        return decrease / total if total > 0 else decrease
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -320,6 +370,11 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         X is read as at fit; see ``fit``."""
         return self._predict_values(X)
 
+    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
+        """The natural logarithm of ``predict_proba`` (-inf for a probability of 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row (the first in ``classes_`` on a tie, up to
         round-off: :func:`dtree.tree.most_probable`)."""
@@ -332,16 +387,11 @@ class _Pruned(_TreeClassifier):
     ``clone()``, cross-validation and grid search keep the pruning (ID3 and C4.5; CART has
     ``ccp_alpha``). The parameters are documented in :class:`C45Classifier`."""
 
-    def _check_params(self) -> StoppingRules:
-        _check_option(self.pruning, "pruning", (None, *PRUNERS))
-        check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
-        check_number(self.z, "z", low=0)
-        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
-                     low_open=True, high_open=True)
-        for name in ("subtree_raising", "prune_on_tie"):
-            _check_option(getattr(self, name), name, (True, False))
-        check_random_state(self.random_state)
-        return super()._check_params()
+    _parameters = {
+        **_TreeClassifier._parameters, "pruning": OneOf((None, *PRUNERS)),
+        "confidence": Interval(0, 0.5, low_open=True), "subtree_raising": FLAG, "z": Interval(0),
+        "validation_fraction": Interval(0, 1, low_open=True, high_open=True),
+        "prune_on_tie": FLAG, "random_state": RandomState()}
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
         """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
@@ -411,7 +461,7 @@ class ID3Classifier(_Pruned):
 
     _criterion = "info_gain"
     _numeric_thresholds = False
-    _missing_options = ("error", "fractional")
+    _parameters = {**_Pruned._parameters, "missing": OneOf(("error", "fractional"))}
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_impurity_decrease: float = 0.0, purity_threshold: float = 1.0,
@@ -522,7 +572,10 @@ class C45Classifier(_Pruned):
     """
 
     _numeric_thresholds = True
-    _missing_options = ("fractional", "branch")
+    _parameters = {
+        **_Pruned._parameters, "missing": OneOf(("fractional", "branch")),
+        "min_samples_leaf": Integer(1), "variant": OneOf(("textbook", "j48")),
+        "gain_filter": OneOf(("average", None)), "criterion": OneOf(("gain_ratio", "info_gain"))}
 
     def __init__(self, max_depth: int | None = None, min_samples_split: int = 2,
                  min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
@@ -561,13 +614,9 @@ class C45Classifier(_Pruned):
         return cls(**{"variant": "j48", "min_samples_leaf": 2, "pruning": "error_based",
                       "confidence": 0.25, "subtree_raising": True, **changes})
 
-    def _split_rules(self) -> SplitRules:
-        _check_option(self.variant, "variant", ("textbook", "j48"))
-        _check_option(self.gain_filter, "gain_filter", ("average", None))
-        _check_option(self.criterion, "criterion", ("gain_ratio", "info_gain"))
-        return SplitRules(self.criterion, self.gain_filter,
-                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
-                          j48=self.variant == "j48", missing_branch=self.missing == "branch")
+    def _split_rules(self, p) -> SplitRules:
+        return SplitRules(p.criterion, p.gain_filter, p.min_samples_leaf,
+                          j48=p.variant == "j48", missing_branch=p.missing == "branch")
 
 
 class _TreeRegressor(RegressorMixin, _Tree):
@@ -604,29 +653,26 @@ class _CART(_Tree):
     purity_threshold = 1.0
     missing = "surrogate"
     predict_missing = "stop"
-    _missing_options = ("surrogate",)
-    #: the accepted criteria
-    _criteria: tuple[str, ...]
+    _parameters = {
+        **{name: rule for name, rule in _Tree._parameters.items()
+           if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
+        "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
+        "ccp_alpha": Interval(0),
+        "max_surrogates": Integer(0), "missing_penalty": FLAG}
 
-    def _check_params(self) -> StoppingRules:
-        # min_impurity_decrease as in scikit-learn: the decrease weighted by W_t / W
-        return replace(super()._check_params(), weighted_decrease=True)
+    def _stopping_rules(self, p) -> StoppingRules:
+        # no purity rule; min_impurity_decrease as in scikit-learn: weighted by W_t / W
+        return StoppingRules(p.max_depth, p.min_samples_split, p.min_impurity_decrease,
+                             weighted_decrease=True)
 
-    def _split_rules(self) -> SplitRules:
-        _check_option(self.criterion, "criterion", self._criteria)
-        check_number(self.ccp_alpha, "ccp_alpha", low=0)
-        _check_option(self.missing_penalty, "missing_penalty", (True, False))
-        return SplitRules(self.criterion, None,
-                          check_integer(self.min_samples_leaf, "min_samples_leaf", minimum=1),
-                          binary=True, max_surrogates=check_integer(
-                              self.max_surrogates, "max_surrogates", minimum=0),
-                          discount_missing=self.missing_penalty)
+    def _split_rules(self, p) -> SplitRules:
+        return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
+                          max_surrogates=p.max_surrogates, discount_missing=p.missing_penalty)
 
-    def _finish(self, tree: Node) -> Node:
-        """Prune the grown tree to ``ccp_alpha`` (the smallest subtree minimising C_alpha)."""
+    def _post_prune(self, tree: Node, *training) -> None:
+        """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
         if self.ccp_alpha > 0:
             _prune_to_alpha(tree, self.ccp_alpha)
-        return tree
 
     def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike,
                                      sample_weight: ArrayLike | None = None) -> PruningPath:
@@ -682,11 +728,13 @@ class CARTClassifier(_CART, _TreeClassifier):
     max_depth
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split
-        A node with fewer rows is a leaf.
+        A node with fewer rows is a leaf. A float in (0, 1] is a fraction of the training rows
+        (of positive weight), rounded up, as in scikit-learn.
     min_samples_leaf
         Each side of a split needs at least this many rows with a known value of the tested
         attribute (rpart's ``minbucket``, which counts them only); the rows that surrogates
-        then send to a side come on top.
+        then send to a side come on top. A float in (0, 1) is a fraction of the training rows,
+        rounded up.
     min_impurity_decrease
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).
@@ -741,7 +789,8 @@ class CARTClassifier(_CART, _TreeClassifier):
         node's risk is min_i sum_j W_j(t) costs_[j, i] (read by :mod:`dtree.pruning`).
     """
 
-    _criteria = ("gini", "entropy")
+    _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy")),
+                   "priors": AtFit(), "loss": AtFit()}  # their shapes: one per class
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
@@ -761,9 +810,9 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.priors = priors
         self.loss = loss
 
-    def _split_rules(self) -> SplitRules:
-        rules = super()._split_rules()  # the entropy decrease is the information gain
-        return replace(rules, criterion="info_gain") if self.criterion == "entropy" else rules
+    def _split_rules(self, p) -> SplitRules:
+        rules = super()._split_rules(p)  # the entropy decrease is the information gain
+        return replace(rules, criterion="info_gain") if p.criterion == "entropy" else rules
 
     def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given
@@ -852,7 +901,7 @@ class CARTRegressor(_CART, _TreeRegressor):
         :class:`CARTClassifier`.
     """
 
-    _criteria = ("squared_error", "absolute_error")
+    _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,

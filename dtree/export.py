@@ -1,6 +1,9 @@
-"""Trees as text: one line per node, indented by depth, with the weighted class counts; and
-the leaves as a table, one row per leaf."""
+"""Trees as text: one line per node, indented by depth, with the weighted class counts; the
+leaves as a table, one row per leaf; the tree in Graphviz's DOT language; and a binary tree as
+scikit-learn's arrays."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -9,7 +12,8 @@ from sklearn.exceptions import NotFittedError
 from ._validation import check_integer
 from .tree import Node
 
-__all__ = ["export_text", "leaf_summary", "leaf_table"]
+__all__ = ["export_text", "export_graphviz", "leaf_summary", "leaf_table", "TreeArrays",
+           "tree_arrays"]
 
 STUB = "…"  # stands for a subtree below ``max_depth``
 
@@ -143,3 +147,130 @@ def leaf_table(model) -> pd.DataFrame:
     table[tested] = table[tested].fillna("")
     table.index = pd.RangeIndex(1, len(table) + 1, name="leaf")
     return table[tested + ["counts", "predicts", "stop_reason"]]
+
+
+def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
+                    class_names: bool = True) -> str:
+    """The fitted tree in Graphviz's DOT language (render it with ``dot -Tpng``, or the
+    ``graphviz`` package), as scikit-learn's ``export_graphviz`` draws its trees, multiway
+    splits included: one box per node, numbered as ``apply`` numbers them (pre-order), with the
+    tested attribute, the weighted number of rows and, for a classifier, the weighted class
+    counts and (``class_names``) the predicted class; a regressor's box gives its prediction.
+    Each edge carries its branch's label ("<= 0.38", "= clear", "in {a, b}", "is missing").
+    ``max_depth`` draws an internal node at that depth as a box for its hidden subtree ("… 3
+    leaves"). ``filled`` colours a classifier's box by its predicted class, the stronger the
+    purer (opacity (p_max - 1/K) / (1 - 1/K) for K classes), and a regressor's by its
+    prediction within the tree's range."""
+    root = fitted_tree(model)
+    check_integer(max_depth, "max_depth", 0, allow_none=True)
+    classes = getattr(model, "classes_", None)
+    drawn, stack = [], [root]  # the boxes in pre-order: a stub's subtree is not drawn
+    while stack:
+        node = stack.pop()
+        drawn.append(node)
+        if not is_stub(node, root, max_depth):
+            stack.extend(reversed(node.children))
+    ids = {id(node): i for i, node in enumerate(drawn)}
+    predictions = [n.prediction[0] for n in drawn if n.weighted_n_samples > 0]
+    low, high = (min(predictions), max(predictions)) if classes is None else (None, None)
+    lines = ["digraph Tree {",
+             'node [shape=box, style="filled, rounded", fontname="helvetica", '
+             'color="black", fillcolor="white"] ;',
+             'edge [fontname="helvetica"] ;']
+    for node in drawn:
+        stub = is_stub(node, root, max_depth)
+        leaves = len(node.leaves())
+        text = ([f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}"] if stub else
+                [] if node.is_leaf else [node.feature])
+        text.append(f"n = {weight_text(node.weighted_n_samples)}")
+        if classes is None:
+            text.append(f"value = {node.prediction[0]:.4g}")
+        else:
+            text.append("value = [" + ", ".join(weight_text(v) for v in node.value) + "]")
+            if class_names:
+                text.append(f"class = {predicted_class(node, classes)}")
+        label = "\\n".join(_dot_escape(t) for t in text)
+        colour = f', fillcolor="{_fill(node, classes, low, high)}"' if filled else ""
+        lines.append(f'{ids[id(node)]} [label="{label}"{colour}] ;')
+        if not stub:
+            lines += [f'{ids[id(node)]} -> {ids[id(child)]} [label="{_dot_escape(branch)}"] ;'
+                      for branch, child in zip(node.branch_labels(), node.children)]
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _dot_escape(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _fill(node: Node, classes, low, high) -> str:
+    """A box's colour, #rrggbbaa: the predicted class's colour (matplotlib's tab10 cycle), as
+    opaque as the node is pure; for a regressor one colour, as opaque as the prediction is
+    high within [low, high]."""
+    from matplotlib.colors import to_hex
+    from matplotlib import colormaps
+    if classes is None:
+        colour = colormaps["tab10"](1)
+        strength = 0.0 if high == low else (node.prediction[0] - low) / (high - low)
+    else:
+        k = len(classes)
+        best = int(np.argmax(node.prediction))
+        colour = colormaps["tab10"](best % 10)
+        strength = 1.0 if k == 1 else max(0.0, (float(node.prediction[best]) - 1 / k)
+                                          / (1 - 1 / k))
+    return to_hex(colour, keep_alpha=False) + f"{round(255 * strength):02x}"
+
+
+@dataclass(frozen=True)
+class TreeArrays:
+    """A binary tree in the layout of scikit-learn's ``Tree`` (``DecisionTreeClassifier.tree_``):
+    one entry per node, numbered in pre-order as ``apply`` numbers them; -1 (``TREE_LEAF``) for
+    a leaf's children, -2 (``TREE_UNDEFINED``) for a leaf's feature and threshold. ``value``
+    has shape (node_count, 1, n_classes): a classifier's weighted class shares (as scikit-learn
+    >= 1.4 stores them), a regressor's prediction."""
+    children_left: np.ndarray
+    children_right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    value: np.ndarray
+    impurity: np.ndarray
+    n_node_samples: np.ndarray
+    weighted_n_node_samples: np.ndarray
+
+    @property
+    def node_count(self) -> int:
+        return len(self.feature)
+
+    @property
+    def n_leaves(self) -> int:
+        return int((self.children_left == -1).sum())
+
+
+def tree_arrays(model) -> TreeArrays:
+    """The fitted binary tree of ``model`` as scikit-learn's arrays (:class:`TreeArrays`), for
+    tools written for ``sklearn.tree.DecisionTreeClassifier.tree_``. Only thresholds fit that
+    layout: a multiway or categorical split is a ValueError naming the node's attribute. The
+    arrays hold no surrogates: a row with a missing value cannot be routed by them alone.
+    ``n_node_samples`` counts rows as the tree does (a row split by a missing value counts in
+    each branch it enters)."""
+    nodes = list(fitted_tree(model).walk())
+    for node in nodes:
+        if node.children and node.threshold is None:
+            raise ValueError(f"the split on {node.feature!r} is not a threshold split; "
+                             "scikit-learn's layout has only those")
+    ids = {id(node): i for i, node in enumerate(nodes)}
+
+    def column(values, dtype) -> np.ndarray:
+        return np.array(list(values), dtype=dtype)
+
+    return TreeArrays(
+        children_left=column((ids[id(n.children[0])] if n.children else -1 for n in nodes),
+                             np.intp),
+        children_right=column((ids[id(n.children[1])] if n.children else -1 for n in nodes),
+                              np.intp),
+        feature=column((n.feature_index if n.children else -2 for n in nodes), np.intp),
+        threshold=column((n.threshold if n.children else -2.0 for n in nodes), float),
+        value=np.array([n.prediction for n in nodes], dtype=float)[:, None, :],
+        impurity=column((n.impurity for n in nodes), float),
+        n_node_samples=column((n.n_samples for n in nodes), np.intp),
+        weighted_n_node_samples=column((n.weighted_n_samples for n in nodes), float))

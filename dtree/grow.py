@@ -21,7 +21,7 @@ from .jit import pick
 from ._validation import Feature
 from .impurity import SCORES
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import find_surrogates, majority_side
+from .surrogates import MIN_ROWS, find_surrogates, majority_side
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -69,7 +69,7 @@ class SplitRules:
 
     ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
     ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
-    sides of a cut, with the larger ``min_split`` of ``dtree.kernels._best_cut``); a
+    sides of a cut, with the larger ``min_split`` of ``dtree.kernels.j48_best_cut``); a
     threshold's gain pays log2(number of cuts)/W and the threshold moves down to the largest
     training value not above it; attributes with at least 0.3 x (training rows) categories are
     left out of the average gain; a gain 1e-3 below the average passes; the winner needs a gain
@@ -157,11 +157,14 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows), 0,
                       n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
+    rank = priority.tolist()  # plain lists and numbers in the per-node work
+    categories = [f.categories if f.is_categorical else None for f in features]
+    spread = np.full(len(rows), SPREAD)
     work = [(root, rows, weights, order, pure, np.arange(len(features)))]
     while work:
         node, rows, weights, order, pure, available = work.pop()
         split = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority)
+                               stopping, rank)
         if split is None:
             continue
         if rules.j48 and not split.is_multiway:
@@ -170,40 +173,47 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         threshold = np.nan if node.threshold is None else node.threshold
         branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
         n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        sent = np.full(len(rows), SPREAD)  # where a row whose value is missing goes
+        sent = spread[:len(rows)]  # where a row whose value is missing goes (read-only)
         if rules.missing_branch or rules.max_surrogates is not None:
             missing = np.isnan(data.XT[split.feature, rows])
-            if rules.missing_branch and missing.any():
+            any_missing = bool(missing.any())
+            if rules.missing_branch and any_missing:
                 node.missing_branch, n_branches = n_branches, n_branches + 1
             if rules.max_surrogates is not None:
-                _surrogates(node, data, rows, weights, order, missing, features,
+                _surrogates(node, data, rows, weights, order, missing, categories,
                             rules.max_surrogates)
-            # CART: a row that no surrogate places, at a majority tie, stays here (rpart)
-            sent[missing] = branches(node, data.XT, rows[missing],
-                                     "distribute" if rules.missing_branch else "stop",
-                                     at_fit=True)
+            if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
+                sent = sent.copy()
+                sent[missing] = branches(node, data.XT, rows[missing],
+                                         "distribute" if rules.missing_branch else "stop",
+                                         at_fit=True)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
+        n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
         node.branch_fractions = fractions
-        if rules.max_surrogates is not None:
-            node.larger_branch = larger_branch(np.diff(start))
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
         if impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(data.y, child_rows, child_weights, start)
-        for b, (weight, impurity_b, first, last) in enumerate(zip(
-                total.tolist(), impurities.tolist(), start[:-1].tolist(), start[1:].tolist())):
+        start = start.tolist()
+        for b, (weight, impurity_b, is_pure) in enumerate(zip(
+                total.tolist(), impurities.tolist(), pure.tolist())):
+            first, last = start[b], start[b + 1]
             child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
-                sorted_rows = child_order[len(order) * first:len(order) * last].reshape(
-                    len(order), last - first)
-                work.append((child, child_rows[first:last], child_weights[first:last],
-                             sorted_rows, pure[b], available))
+                own = (child_rows[first:last], child_weights[first:last],
+                       child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
+                                                                             last - first))
+                if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
+                    own = tuple(part.copy() for part in own)  # once the next child is done
+                work.append((child, *own, is_pure, available))
+        if rules.max_surrogates is not None:
+            node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
         _collapse(root)
     return root
@@ -220,10 +230,14 @@ def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
 
 def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:
     """Each node's prediction from its statistics: class shares, or the mean (NaN if empty)."""
+    if n_classes == 0:
+        share, whole = stats[:, 1:2], stats[:, :1]
+    else:
+        share, whole = stats, weight[:, None]
+    if weight.all():  # numpy's error state is costly to switch; only an empty node needs it
+        return share / whole
     with np.errstate(invalid="ignore", divide="ignore"):
-        if n_classes == 0:
-            return stats[:, 1:2] / stats[:, :1]
-        return stats / weight[:, None]
+        return share / whole
 
 
 def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
@@ -241,7 +255,7 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
 
 
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                   stopping, priority) -> Split | None:
+                   stopping, priority: list[int]) -> Split | None:
     """Apply the stopping rules in order; return the chosen split, or None for a leaf.
 
     ``rows`` and ``weights`` are the node's training rows (``order``: sorted by
@@ -266,21 +280,21 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
                              missing_branch=rules.missing_branch, binary=rules.binary,
                              discount_missing=rules.discount_missing)
-    node.scores = dict(zip(found.names, found.scores))
-    node.gains = dict(zip(found.names, found.gains))
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if found.blocked else
                             "no_gain" if found.penalised else "no_split")
         return None
+    node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)
-    best = max((found.scores[k] for k in competing), default=0.0)
+    best = max([found.scores[k] for k in competing], default=0.0)
     if rules.j48 and best <= kernels.J48_EPSILON:
         node.stop_reason = "no_gain"
         return None
-    tied = [k for k in competing if _at_least(found.scores[k], best)]
-    chosen = min(tied, key=lambda k: priority[found.features[k]])
+    tolerance = _tie_tolerance(best)
+    tied = [k for k in competing if best - found.scores[k] <= tolerance]
+    chosen = tied[0] if len(tied) == 1 else min(tied, key=lambda k: priority[found.features[k]])
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
     decrease = found.gains[chosen]
@@ -315,19 +329,25 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
 
 def _at_least(value: float, reference: float) -> bool:
     """value >= reference, up to ``TIE_TOLERANCE`` (equal scores are ties)."""
-    tolerance = TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
-    return reference - value <= tolerance
+    return reference - value <= _tie_tolerance(reference)
+
+
+def _tie_tolerance(reference: float) -> float:
+    """How far below ``reference`` a value still ties with it (``TIE_TOLERANCE``)."""
+    return TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
-                order: np.ndarray, missing: np.ndarray, features: list[Feature],
+                order: np.ndarray, missing: np.ndarray, categories: list,
                 max_surrogates: int) -> None:
     """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`), stored on the node,
-    best first, with the primary's majority branch (None on a tie: rpart has no default way)."""
+    best first, with the primary's majority branch (None on a tie: rpart has no default way).
+    ``categories[j]``: column j's category labels (None for a numeric column)."""
     goes_left = value_branches(node, data.XT, rows) == 0
-    node.surrogates = tuple(find_surrogates(
-        data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
-        categories=[f.categories if f.is_categorical else None for f in features]))
+    if len(rows) >= MIN_ROWS:
+        node.surrogates = tuple(find_surrogates(
+            data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
+            categories=categories))
     majority = majority_side(goes_left, weights, ~missing)
     node.majority_branch = None if majority < 0 else majority
 

@@ -27,6 +27,9 @@ COMPILE_FROM = int(os.environ.get("DTREE_COMPILE_FROM", 20_000))
 _plain: dict[tuple[str, str], Callable] = {}  # (module, name) -> the kernel as written
 _compiled: dict[tuple[str, str], Callable] = {}  # (module, name) -> numba's dispatcher
 _inline: set[tuple[str, str]] = set()
+#: plain kernel -> its dispatcher, once that has compiled (pick's fast path: numba's
+#: ``signatures`` is too slow to ask on every call of a per-node kernel)
+_ready: dict[Callable, Callable] = {}
 
 
 def _key(function: Callable) -> tuple[str, str]:
@@ -54,9 +57,15 @@ def compiled(function: Callable) -> Callable:
 def pick(function: Callable, work: int) -> Callable:
     """The kernel to run for a call of this much work: the compiled version if the work reaches
     ``COMPILE_FROM`` or it is compiled already (for some argument types), else the plain one."""
+    ready = _ready.get(function)
+    if ready is not None:
+        return ready
     ready = _compiled.get(_key(function))
     if work >= COMPILE_FROM or (ready is not None and getattr(ready, "signatures", True)):
-        return compiled(function)
+        ready = compiled(function)
+        if getattr(ready, "signatures", True):
+            _ready[function] = ready
+        return ready
     return function
 
 
@@ -79,5 +88,5 @@ def _compile_new() -> None:
                                     inline="always" if key in _inline else "never")(copy)
     for namespace in namespaces.values():
         for name, value in namespace.items():
-            if callable(value) and _plain.get(_key(value)) is value:
+            if isinstance(value, types.FunctionType) and _plain.get(_key(value)) is value:
                 namespace[name] = _compiled[_key(value)]

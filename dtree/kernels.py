@@ -185,6 +185,26 @@ def running_deviations(values, weights):
 
 
 @kernel
+def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w):
+    """:func:`cut_decreases` for the absolute error, whose W I(D) is
+    ``sum_i w_i |y_i - m|``, m the weighted median of D: every side's deviation comes
+    from ``running_deviations``, run once from the left and once from the right, so
+    the n - 1 cuts cost O(n log n)."""
+    known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
+    left_deviation = running_deviations(y[known_rows], known_weights)
+    right_deviation = running_deviations(y[known_rows[::-1]], known_weights[::-1])[::-1]
+    before = left_deviation[n_known - 1] if n_known > 0 else 0.0
+    weight = 0.0
+    for k in range(n_known - 1):
+        weight += known_weights[k]
+        if column[known_rows[k]] == column[known_rows[k + 1]]:
+            decrease[k] = np.nan  # no cut between equal values
+            continue
+        left_w[k] = weight
+        decrease[k] = before - (left_deviation[k] + right_deviation[k + 1])
+
+
+@kernel
 def split_information(branch_weights, missing_weight):
     """IV = -sum_v W_v/W log2(W_v/W), the rows with a missing value as one more group (C4.5)."""
     total = branch_weights.sum() + missing_weight
@@ -204,41 +224,31 @@ def midpoint(lower, upper):
     return t if lower <= t < upper else lower
 
 
-@kernel
-def j48_split_point(column, t):
-    """Where J48 moves a threshold ``t``: Weka 3.6's ``C45Split.setSplitPoint`` goes through
-    the column in row order and keeps each known value that is above the one it holds by more
-    than 1e-6 (``Utils.gr``) and not above t by 1e-6 or more (``Utils.smOrEq``). A value within
-    1e-6 above the one held does not replace it, so of two values closer than 1e-6 the first in
-    row order can stay, though it is the smaller."""
-    held = -math.inf
-    for value in column:  # a missing value (NaN) fails both comparisons
-        if value - held > J48_EPSILON and value - t < J48_EPSILON:
-            held = value
-    return held
-
-
 # ------------------------------------------------------------------------------ split search
 @kernel
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio, min_leaf, j48, missing_branch, binary):
+                     by_ratio, min_leaf, j48, missing_branch, binary, discount):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
     (positions in ``rows``, the rows with a missing value last).
 
-    A categorical attribute splits multiway (one branch per category); a numeric one at the best
-    threshold ``x <= t``, chosen by gain (or by gain ratio if ``by_ratio``), the smallest t on a
-    tie. A split is *allowed* if every branch that receives rows receives at least ``min_leaf``
-    of them, a row with a missing value counting in every branch it enters; only allowed cuts
-    are candidates. With ``j48`` the rules are Weka J48's instead (see :func:`_best_cut` and
-    :func:`_multiway`). With ``missing_branch`` the rows with a missing value are not spread
-    over the branches but make one more branch of their own. With ``binary`` (CART) a
-    categorical attribute splits in two instead, by the best bipartition of its categories
+    This function composes the pieces; each is a kernel of its own. The textbook rule: a
+    categorical attribute splits multiway (:func:`multiway`), a numeric one at the threshold
+    ``x <= t`` of highest gain (:func:`cut_decreases`, then :func:`best_cut`; by gain ratio if
+    ``by_ratio``), where a split is *allowed* if every branch that receives rows receives at
+    least ``min_leaf`` of them, a row with a missing value counting in every branch it enters.
+    The variants beside it, per configuration: ``j48``, Weka J48's choice of a cut
+    (:func:`j48_best_cut`) and of a multiway split (:func:`j48_allows`); ``missing_branch``,
+    the rows with a missing value as a branch of their own (:func:`missing_branch_before`);
+    ``discount``, C4.5's discount of the gain by the known fraction (:func:`gain_divisor`);
+    the absolute error's cut search (:func:`absolute_cut_decreases`); and ``binary`` (CART),
+    a categorical attribute split in two by the best bipartition of its categories
     (:func:`_best_bipartition`). Returns, per attribute: gain, split information IV and
     threshold (NaN for a categorical split) of the best allowed split, the number of branches
-    with weight, whether some split is allowed and, for a bipartition, each category code's
-    branch (``sides[a, code]``: 0 left, 1 right, -1 for a category absent from the node).
+    with weight (-1 if J48's cuts gain nothing after its penalty), whether some split is
+    allowed and, for a bipartition, each category code's branch (``sides[a, code]``: 0 left,
+    1 right, -1 for a category absent from the node).
     """
     n = len(attrs)
     gain, iv = np.zeros(n), np.zeros(n)
@@ -253,34 +263,284 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     most = 1
     for a in range(n):
         most = max(most, n_categories[attrs[a]])
-    table = np.zeros((most, n_stats))  # multiway workspace: statistics per category
+    table = np.zeros((most, n_stats))  # categorical workspace: statistics per category
     sizes = np.zeros(most, np.int64)  # and rows per category
     sides = np.full((n, most), -1, np.int64)
+    decrease, left_w = np.empty(len(rows)), np.empty(len(rows))  # numeric workspace, per cut
     for a in range(n):
         column = XT[attrs[a]]
+        divisor = gain_divisor(column, rows, w, W, discount)
         if n_categories[attrs[a]] > 0 and binary:
             gain[a], n_branches[a], allowed[a] = _best_bipartition(
-                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
-                min_leaf, sides[a])
+                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes,
+                divisor, min_leaf, sides[a])
         elif n_categories[attrs[a]] > 0:
-            gain[a], iv[a], n_branches[a], allowed[a] = _multiway(
-                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes, W,
-                min_leaf, j48, missing_branch)
+            gain[a], iv[a], n_branches[a], allowed[a] = _categorical(
+                column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes,
+                W, divisor, min_leaf, j48, missing_branch)
         else:
-            gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _best_cut(
-                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], by_ratio, total,
-                min_leaf, j48, missing_branch, not binary)
+            gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _numeric(
+                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], total, W,
+                divisor, min_leaf, by_ratio, j48, missing_branch, not binary, decrease, left_w)
     return gain, iv, threshold, n_branches, allowed, sides
 
 
+@kernel
+def _categorical(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, divisor,
+                 min_leaf, j48, missing_branch):
+    """A categorical attribute's multiway split (:func:`multiway`), with the configuration's
+    variants: the rows with a missing value as one more branch, J48's rule for an allowed
+    split. Returns gain, IV, branches with weight and whether the split is allowed."""
+    known, missing = np.zeros(table.shape[1]), np.zeros(table.shape[1])
+    n_missing = category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known,
+                               missing)
+    branch_weights = np.zeros(n_codes)
+    after, n_branches, allowed = multiway(table, sizes, n_codes, n_classes, impurity,
+                                          min_leaf, 0 if missing_branch else n_missing,
+                                          branch_weights)
+    before = weighted_impurity(known, impurity)
+    missing_w = W - weight_of(known, n_classes)
+    if missing_branch and n_missing > 0:
+        before = missing_branch_before(known + missing, missing, impurity)
+        n_branches += 1
+        allowed = allowed and n_missing >= min_leaf
+    if j48:
+        branch_m = missing_w if missing_branch and n_missing > 0 else 0.0
+        allowed = j48_allows(branch_weights, branch_m, min_leaf)
+    gain = max(before - after, 0.0) / divisor
+    return (gain, split_information(branch_weights, missing_w), n_branches,
+            allowed and n_branches >= 2)
+
+
+@kernel
+def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, min_leaf,
+             by_ratio, j48, missing_branch, spread_missing, decrease, left_w):
+    """A numeric attribute's best cut: every cut scored (:func:`cut_decreases`, or
+    :func:`absolute_cut_decreases`), then the best allowed one chosen (:func:`best_cut`, or
+    :func:`j48_best_cut`). A cut needs ``min_leaf`` rows on each side: the rows with a known
+    value, and with ``spread_missing`` (C4.5's fractional rows) those with a missing value
+    too, which go to both; CART counts the known ones only (rpart's ``minbucket``,
+    ``src/anova.c``); with ``missing_branch`` they are a third branch, of ``min_leaf`` rows
+    too. Returns the best allowed cut's gain, IV and threshold (the midpoint), the number of
+    branches with weight (2 if the known values differ, else 1; -1 if J48's cuts gain
+    nothing after its penalty) and whether some cut is allowed."""
+    missing = np.zeros(len(total))
+    n_known = len(order)  # the rows whose value is missing come last
+    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
+        n_known -= 1
+        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    known = total - missing
+    known_w = weight_of(known, n_classes)
+    n_missing = len(order) - n_known
+    branch_weights = np.zeros(2)
+    if missing_branch and 0 < n_missing < min_leaf:  # their branch would be too small
+        return 0.0, _cut_information(0.0, known_w, W, branch_weights), np.nan, 1, False
+    if impurity == ABSOLUTE_ERROR:
+        absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w)
+    else:
+        before = (missing_branch_before(total, missing, impurity) if missing_branch else
+                  weighted_impurity(known, impurity))
+        cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known, before,
+                      decrease, left_w)
+    if j48:
+        k, gain, n_branches = j48_best_cut(column, rows, order, n_known, decrease, left_w,
+                                           known_w, W, n_classes, min_leaf)
+    else:
+        n_extra = n_missing if spread_missing and not missing_branch else 0
+        k, gain, n_branches = best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor,
+                                       by_ratio, known_w, W, branch_weights)
+    if k < 0:
+        return gain, _cut_information(0.0, known_w, W, branch_weights), np.nan, n_branches, False
+    t = midpoint(column[rows[order[k]]], column[rows[order[k + 1]]])
+    return gain, _cut_information(left_w[k], known_w, W, branch_weights), t, n_branches, True
+
+
+# ------------------------------------------------------------------------ the textbook rule
+@kernel(inline=True)
+def category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known,
+                   missing):
+    """Fill ``table[code]`` with the statistics of the rows of each category code and
+    ``sizes[code]`` with their number, ``known`` with those of all rows whose value
+    is known, ``missing`` with the others'; returns the number of rows with a missing
+    value."""
+    table[:n_codes] = 0.0
+    sizes[:n_codes] = 0
+    n_missing = 0
+    for i in range(len(rows)):
+        v = column[rows[i]]
+        if math.isnan(v):
+            n_missing += 1
+            add_row(missing, y[rows[i]], w[i], n_classes)
+        else:
+            add_row(table[int(v)], y[rows[i]], w[i], n_classes)
+            add_row(known, y[rows[i]], w[i], n_classes)
+            sizes[int(v)] += 1
+    return n_missing
+
+
+@kernel(inline=True)
+def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra,
+             branch_weights):
+    """One branch per category with rows: returns sum_v W_v I(D_v) over the branches,
+    their number, and whether each has ``min_leaf`` rows (``n_extra`` more counting
+    in each). Writes each branch's weight W_v into ``branch_weights``."""
+    after, n_branches, allowed = 0.0, 0, True
+    for code in range(n_codes):
+        branch_weights[code] = weight_of(table[code], n_classes)
+        if branch_weights[code] > 0:
+            n_branches += 1
+            after += weighted_impurity(table[code], impurity)
+            allowed = allowed and sizes[code] + n_extra >= min_leaf
+    return after, n_branches, allowed
+
+
+@kernel
+def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known,
+                  before, decrease, left_w):
+    """Go through the rows with a known value in value order (``order``), moving them
+    one by one from the right side to the left, and score the cut after row k if its
+    value differs from the next: decrease[k] = W I(D) - W_L I(D_L) - W_R I(D_R)
+    (``before`` = W I(D), ``known`` the statistics of all n_known rows); NaN between
+    equal values; left_w[k] = W_L."""
+    left, right = np.zeros(len(known)), np.zeros(len(known))
+    for k in range(n_known - 1):
+        i = order[k]
+        add_row(left, y[rows[i]], w[i], n_classes)  # row k moves to the left
+        if column[rows[i]] == column[rows[order[k + 1]]]:
+            decrease[k] = np.nan  # no cut between equal values
+            continue
+        for s in range(len(known)):
+            right[s] = known[s] - left[s]
+        left_w[k] = weight_of(left, n_classes)
+        after = weighted_impurity(left, impurity) + weighted_impurity(right, impurity)
+        decrease[k] = before - after
+
+
+@kernel
+def best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor, by_ratio, known_w,
+             W, branch_weights):
+    """The allowed cut of highest gain, max(decrease, 0) / ``divisor``, or gain ratio if
+    ``by_ratio``; the first (smallest threshold) on a tie. A cut is allowed if both
+    sides have ``min_leaf`` rows, ``n_extra`` more counting in each. Returns the cut
+    (-1: none), its gain, and the number of branches with weight (2 if some cut
+    exists, else 1)."""
+    best_k, best_score, n_branches = -1, -1.0, 1
+    for k in range(n_known - 1):
+        if math.isnan(decrease[k]):
+            continue  # equal values
+        n_branches = 2
+        if min(k + 1, n_known - k - 1) + n_extra < min_leaf:
+            continue
+        score = max(decrease[k], 0.0) / divisor
+        if by_ratio:
+            iv = _cut_information(left_w[k], known_w, W, branch_weights)
+            score = score / iv if iv > 0 else 0.0
+        if score > best_score:
+            best_k, best_score = k, score
+    gain = max(decrease[best_k], 0.0) / divisor if best_k >= 0 else 0.0
+    return best_k, gain, n_branches
+
+
+@kernel
+def _cut_information(left_w, known_w, W, branch_weights):
+    """IV of a cut whose left side has weight ``left_w`` (missing rows: one more group)."""
+    branch_weights[0], branch_weights[1] = left_w, known_w - left_w
+    return split_information(branch_weights, W - known_w)
+
+
+# --------------------------------------------------------------------------- missing values
+@kernel(inline=True)
+def gain_divisor(column, rows, w, W, discount):
+    """What a split's decrease W~ I(D~) - sum_v W~_v I(D~_v) among the rows with a known
+    value is divided by to give its gain. C4.5 discounts the gain by their share rho
+    = W~ / W (Quinlan 1993; Zhou 2016, eq. 4.12): rho x decrease / W~ = decrease / W.
+    Without ``discount``, the gain among the known rows alone: decrease / W~."""
+    if discount:
+        return W
+    known_w = 0.0
+    for i in range(len(rows)):
+        if not math.isnan(column[rows[i]]):
+            known_w += w[i]
+    return known_w if known_w > 0 else 1.0  # no known value: no split to score
+
+
+@kernel
+def missing_branch_before(total, missing, impurity):
+    """The rows with a missing value as a branch of their own: the gain is (W I(D) -
+    sum_v W_v I(D_v) - W_m I(D_m)) / W, so the textbook sum over the known values'
+    branches is subtracted from W I(D) - W_m I(D_m) in place of W~ I(D~)."""
+    return weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
+
+
+# ------------------------------------------------------------------------------ J48
+@kernel
+def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_classes,
+                 min_leaf):
+    """Weka J48's choice among the cuts (C4.5 Release 8, Quinlan 1996; Weka's
+    ``C45Split.handleNumericAttribute``): values closer than 1e-5 are equal; a cut
+    needs a known weight of min_split = 0.1 W~ / n_classes, clipped to [min_leaf,
+    25], on each side; it wins if its gain beats the best so far (0 at first) by more
+    than 1e-6; the winner's gain pays log2(number of such cuts) / W and must stay
+    above 1e-6. Returns the cut (-1: none), its gain, and the number of branches with
+    weight (-1: cuts, none gaining enough)."""
+    min_split = 0.1 * known_w / max(n_classes, 1)
+    min_split = min_leaf if min_split <= min_leaf else min(min_split, 25.0)
+    if n_known < 2 * min_split - J48_EPSILON:
+        return -1, 0.0, 1  # too few known values to cut
+    best_k, best_gain, n_cuts, n_branches = -1, 0.0, 0, 1
+    for k in range(n_known - 1):
+        if column[rows[order[k]]] + 1e-5 >= column[rows[order[k + 1]]]:
+            continue  # equal values
+        n_branches = 2
+        if min(left_w[k], known_w - left_w[k]) < min_split - J48_EPSILON:
+            continue
+        n_cuts += 1
+        gain = max(decrease[k], 0.0) / W
+        if gain > best_gain + J48_EPSILON:
+            best_k, best_gain = k, gain
+    if n_cuts == 0:
+        return -1, 0.0, n_branches
+    best_gain -= math.log2(n_cuts) / W  # the MDL penalty
+    if best_k < 0 or best_gain <= J48_EPSILON:
+        return -1, best_gain, -1
+    return best_k, best_gain, n_branches
+
+
+@kernel(inline=True)
+def j48_allows(branch_weights, missing_w, min_leaf):
+    """Weka J48's test of a multiway split (``Distribution.check``): at least two
+    branches (the missing values' branch, of weight ``missing_w``, among them) have a
+    weight of ``min_leaf`` or more."""
+    big_enough = 1 if missing_w >= min_leaf - J48_EPSILON else 0
+    for weight in branch_weights:
+        if weight >= min_leaf - J48_EPSILON:
+            big_enough += 1
+    return big_enough >= 2
+
+
+@kernel
+def j48_split_point(column, t):
+    """Where J48 moves a threshold ``t``: Weka 3.6's ``C45Split.setSplitPoint`` goes through
+    the column in row order and keeps each known value that is above the one it holds by more
+    than 1e-6 (``Utils.gr``) and not above t by 1e-6 or more (``Utils.smOrEq``). A value within
+    1e-6 above the one held does not replace it, so of two values closer than 1e-6 the first in
+    row order can stay, though it is the smaller."""
+    held = -math.inf
+    for value in column:  # a missing value (NaN) fails both comparisons
+        if value - held > J48_EPSILON and value - t < J48_EPSILON:
+            held = value
+    return held
+
+
+# ----------------------------------------------------------------------- CART's bipartition
 #: above this many categories at a node, a bipartition for many classes or for the absolute error
 #: is searched along one order of the categories (a heuristic) instead of among them all
 MAX_EXHAUSTIVE_CATEGORIES = 12
 
 
 @kernel
-def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W,
-                      min_leaf, sides):
+def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes,
+                      divisor, min_leaf, sides):
     """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2).
 
     For two classes and for the squared error, the k categories present at the node are put in
@@ -292,16 +552,9 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     targets (the lower median on an exact half): heuristics. Each side needs ``min_leaf`` rows
     with a known value. Writes the branch of each present category code into ``sides`` (0 left,
     1 right); returns gain, branches with weight (1 or 2), and whether a split is allowed. The
-    rows with a missing value take no part."""
-    table[:n_codes] = 0.0
-    sizes[:n_codes] = 0
-    known = np.zeros(table.shape[1])
-    for i in range(len(rows)):
-        v = column[rows[i]]
-        if not math.isnan(v):
-            add_row(table[int(v)], y[rows[i]], w[i], n_classes)
-            add_row(known, y[rows[i]], w[i], n_classes)
-            sizes[int(v)] += 1
+    rows with a missing value take no part; the gain is the decrease over ``divisor``."""
+    known, missing = np.zeros(table.shape[1]), np.zeros(table.shape[1])
+    category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known, missing)
     present = np.flatnonzero(sizes[:n_codes] > 0)
     k = len(present)
     if k < 2:
@@ -344,9 +597,12 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
             on_left[present[cut - 1]] = True
             part += table[present[cut - 1]]
             n_left += sizes[present[cut - 1]]
-        decrease = _decrease(part, known, n_left, n_known, min_leaf, before, impurity)
-        if impurity == ABSOLUTE_ERROR and decrease > -1.0:
+        if min(n_left, n_known - n_left) < min_leaf:
+            continue  # a side with too few rows
+        if impurity == ABSOLUTE_ERROR:
             decrease = before - _deviation_of_sides(values, weights, codes, on_left)
+        else:
+            decrease = _decrease(part, known, before, impurity)
         if decrease > best:
             best, best_cut = decrease, cut
     if best < 0:
@@ -354,18 +610,13 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     for b in range(k):
         goes_left = (best_cut >> b) & 1 == 1 if exhaustive else b < best_cut
         sides[present[b]] = 0 if goes_left else 1
-    return max(best, 0.0) / W, 2, True
+    return max(best, 0.0) / divisor, 2, True
 
 
 @kernel
-def _decrease(part, known, n_left, n_known, min_leaf, before, impurity):
+def _decrease(part, known, before, impurity):
     """W I(D~) - W_L I(D~_L) - W_R I(D~_R) for the left part ``part`` of the known rows
-    ``known`` (``before`` = W I(D~)), or -1 if a side has fewer than ``min_leaf`` rows. (The
-    absolute error needs the rows themselves: :func:`_deviation_of_sides`; here it is 0.)"""
-    if min(n_left, n_known - n_left) < min_leaf:
-        return -1.0
-    if impurity == ABSOLUTE_ERROR:
-        return 0.0
+    ``known`` (``before`` = W I(D~))."""
     return before - weighted_impurity(part, impurity) - weighted_impurity(known - part, impurity)
 
 
@@ -396,152 +647,18 @@ def _deviation_of_sides(values, weights, codes, on_left):
     return (weights * np.abs(values - median[side])).sum()
 
 
-@kernel
-def _multiway(column, y, n_classes, impurity, rows, w, n_codes, table, sizes, W, min_leaf, j48,
-              missing_branch):
-    """One branch per category: a table of statistics and rows per category code, then the
-    gain; the split is allowed if each branch with rows gets ``min_leaf`` (missing rows count
-    in every branch, or with ``missing_branch`` make a branch of their own). J48 instead allows
-    it if at least two branches have a known weight of ``min_leaf`` or more (Weka's
-    ``Distribution.check``)."""
-    table[:n_codes] = 0.0
-    sizes[:n_codes] = 0
-    known, missing = np.zeros(table.shape[1]), np.zeros(table.shape[1])
-    n_missing = 0
-    for i in range(len(rows)):
-        v = column[rows[i]]
-        if math.isnan(v):
-            n_missing += 1
-            add_row(missing, y[rows[i]], w[i], n_classes)
-        else:
-            add_row(table[int(v)], y[rows[i]], w[i], n_classes)
-            add_row(known, y[rows[i]], w[i], n_classes)
-            sizes[int(v)] += 1
-    after, n_branches, allowed, big_enough = 0.0, 0, True, 0
-    branch_weights = np.zeros(n_codes)
-    for code in range(n_codes):
-        branch_weights[code] = weight_of(table[code], n_classes)
-        if branch_weights[code] > 0:
-            n_branches += 1
-            after += weighted_impurity(table[code], impurity)
-            allowed = allowed and sizes[code] + (0 if missing_branch else n_missing) >= min_leaf
-        big_enough += branch_weights[code] >= min_leaf - J48_EPSILON
-    known_w = weight_of(known, n_classes)
-    before = weighted_impurity(known, impurity)
-    if missing_branch and n_missing > 0:
-        n_branches += 1
-        after += weighted_impurity(missing, impurity)
-        before = weighted_impurity(known + missing, impurity)
-        allowed = allowed and n_missing >= min_leaf
-        big_enough += W - known_w >= min_leaf - J48_EPSILON
-    if j48:
-        allowed = big_enough >= 2
-    gain = max(before - after, 0.0) / W
-    return (gain, split_information(branch_weights, W - known_w), n_branches,
-            allowed and n_branches >= 2)
-
-
-@kernel
-def _best_cut(column, y, n_classes, impurity, rows, w, order, by_ratio, total, min_leaf, j48,
-              missing_branch, spread_missing):
-    """Go through the rows in the order of their values, moving them one by one from the right
-    side to the left, and score the cut at every midpoint between adjacent distinct values
-    that leaves ``min_leaf`` rows on each side: the rows with a known value, and with
-    ``spread_missing`` (C4.5's fractional rows) those with a missing value too, which go to
-    both; CART counts the known ones only (rpart's ``minbucket``, ``src/anova.c``).
-    Returns the best allowed cut's gain, IV and threshold, the number of branches with weight
-    (2 if the known values differ, else 1; -1 if J48's cuts gain nothing after the penalty)
-    and whether some cut is allowed.
-
-    With ``j48``, Weka J48's rules (C4.5 Release 8; Quinlan 1996): values closer than 1e-5 are
-    equal; a cut needs a known weight of ``min_split`` = 0.1 W~ / n_classes, clipped to
-    [min_leaf, 25], on each side; the best cut's gain is lowered by log2(number of such cuts)/W
-    and must stay positive; the threshold is the midpoint (the grower then moves it down to a
-    training value). With ``missing_branch`` the rows with a missing value are a third branch
-    (and a cut needs ``min_leaf`` rows on each side).
-    """
-    n_stats = n_statistics(n_classes)
-    missing, left, right = np.zeros(n_stats), np.zeros(n_stats), np.zeros(n_stats)
-    n_known = len(order)  # the rows whose value is missing come last
-    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
-        n_known -= 1
-        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
-    known = total - missing
-    W, known_w = weight_of(total, n_classes), weight_of(known, n_classes)
-    known_impurity = weighted_impurity(known, impurity)
-    n_missing = len(order) - n_known
-    if impurity == ABSOLUTE_ERROR:  # each side's deviation from its median, for every cut
-        known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
-        left_deviation = running_deviations(y[known_rows], known_weights)
-        right_deviation = running_deviations(y[known_rows[::-1]], known_weights[::-1])[::-1]
-        known_impurity = left_deviation[n_known - 1] if n_known > 0 else 0.0
-    if missing_branch:  # the missing rows' branch: impurity of its own, not in the sides' sizes
-        known_impurity = weighted_impurity(total, impurity) - weighted_impurity(missing, impurity)
-        if 0 < n_missing < min_leaf:
-            n_known = 0  # their branch would be too small
-    if missing_branch or not spread_missing:
-        n_missing = 0
-    branch_weights = np.zeros(2)
-    min_split = 0.1 * known_w / max(n_classes, 1)
-    min_split = min_leaf if min_split <= min_leaf else min(min_split, 25.0)
-    if j48 and n_known < 2 * min_split - J48_EPSILON:
-        n_known = 0  # too few known values to cut
-    # J48 takes a cut only if its gain beats the best so far, 0 at first, by more than 1e-6
-    best_score, best_gain, best_left_w, best_t, n_cuts = -1.0, 0.0, 0.0, np.nan, 0
-    if j48:
-        best_score = 0.0
-    n_branches = 1
-    for k in range(n_known - 1):
-        i = order[k]
-        add_row(left, y[rows[i]], w[i], n_classes)
-        lower, upper = column[rows[i]], column[rows[order[k + 1]]]
-        if lower == upper or (j48 and lower + 1e-5 >= upper):
-            continue
-        n_branches = 2
-        left_w = weight_of(left, n_classes)
-        if j48:
-            if min(left_w, known_w - left_w) < min_split - J48_EPSILON:
-                continue
-        elif min(k + 1, n_known - k - 1) + n_missing < min_leaf:
-            continue
-        n_cuts += 1
-        for s in range(n_stats):
-            right[s] = known[s] - left[s]
-        if impurity == ABSOLUTE_ERROR:
-            after = left_deviation[k] + right_deviation[k + 1]
-        else:
-            after = weighted_impurity(left, impurity) + weighted_impurity(right, impurity)
-        gain = max(known_impurity - after, 0.0) / W
-        score = gain
-        if by_ratio:
-            iv = _cut_information(left_w, known_w, W, branch_weights)
-            score = gain / iv if iv > 0 else 0.0
-        if score > best_score + (J48_EPSILON if j48 else 0.0):
-            best_score, best_gain, best_t, best_left_w = score, gain, midpoint(lower, upper), left_w
-    if j48 and n_cuts > 0:
-        best_gain -= math.log2(n_cuts) / W
-        if math.isnan(best_t) or best_gain <= J48_EPSILON:
-            n_cuts, n_branches = 0, -1  # cuts exist, but none gains enough
-    best_iv = _cut_information(best_left_w, known_w, W, branch_weights)
-    return best_gain, best_iv, best_t, n_branches, n_cuts > 0
-
-
-@kernel
-def _cut_information(left_w, known_w, W, branch_weights):
-    """IV of a cut whose left side has weight ``left_w`` (missing rows: one more group)."""
-    branch_weights[0], branch_weights[1] = left_w, known_w - left_w
-    return split_information(branch_weights, W - known_w)
-
-
 # ------------------------------------------------------------------------------ partition
 @kernel(inline=True)  # compiled, inlined into the loops that call it
-def branch_of(value, threshold, codes, first, last):
-    """The branch of a value: for a threshold split (``first == last``) 0 if value <= threshold
-    else 1; else ``codes[first + code]``, the branch of its category code. -1 if missing."""
+def branch_of(value, threshold, codes, first):
+    """The branch of a value: for a threshold split 0 if value <= threshold else 1; for a
+    split on categories (``threshold`` NaN) ``codes[first + code]``, the branch of its
+    category code. -1 if the value is missing."""
     if math.isnan(value):
         return -1
-    if first == last:
-        return 0 if value <= threshold else 1
+    if value <= threshold:  # jumps, not selects: the way down goes on before they are decided
+        return 0
+    if value > threshold:
+        return 1
     return codes[first + int(value)]
 
 
@@ -565,7 +682,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
     counts = np.zeros(n_branches, np.int64)
     n_missing = 0
     for i in range(m):
-        branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0, len(branch_of_code))
+        branch[i] = branch_of(column[rows[i]], threshold, branch_of_code, 0)
         if branch[i] < 0:
             branch[i] = sent[i]
         if branch[i] >= 0:  # rank: the row's place among its branch's rows, or the spread ones
@@ -581,7 +698,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
         start[b + 1] = start[b] + counts[b] + (n_missing if fractions[b] > 0 else 0)
     child_rows, child_w = np.empty(start[-1], np.int64), np.empty(start[-1])
     n_sorted = order.shape[0]
-    child_order = np.empty(n_sorted * start[-1], np.int64)
+    child_order = np.empty(n_sorted * start[-1], order.dtype)
     stats = np.zeros((n_branches, n_statistics(n_classes)))
     lowest, highest = np.full(n_branches, np.inf), np.full(n_branches, -np.inf)
     for i in range(m):
@@ -624,39 +741,39 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
 
 # ------------------------------------------------------------------------------ prediction
 @kernel
-def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop, values,
-                 surrogates, surrogate_table, surrogate_threshold):
+def predict_rows(X, feature, first_child, code_start, threshold, codes, n_children, fractions,
+                 detour, stop, values, surrogates, surrogate_table, surrogate_threshold):
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
     predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
-    The tree is given as arrays over its nodes. Row i of ``nodes`` holds node i's tested
-    feature (-1 for a leaf), its first child, and the start and end of its category-to-branch
-    map in ``codes`` (equal for a threshold); its children are the ``n_children[i]`` nodes from
-    the first, ``fractions`` their training fractions. A row follows the branch of its value.
-    Where the value is missing (or its category has no branch), it first asks node i's
+    The tree is given as arrays over its nodes. Node i tests ``feature[i]`` (-1 for a leaf)
+    against ``threshold[i]``, or, if that is NaN, maps a category code c to branch
+    ``codes[code_start[i] + c]``; its children are the ``n_children[i]`` nodes from
+    ``first_child[i]``, ``fractions`` their training fractions. A row follows the branch of its
+    value. Where the value is missing (or its category has no branch), it first asks node i's
     surrogate splits (CART), numbers ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1`` in order:
-    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and the
-    start and end of its category map in ``codes`` (equal for a threshold,
-    ``surrogate_threshold[s]``, where ``value <= t`` goes left unless reversed). The first that
-    can place the row decides. Failing that the row takes branch ``detour[i]`` if that is not
-    -1; else, if ``stop``, it ends there with node i's prediction; else it goes down every
-    branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
+    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and where
+    its category map starts in ``codes``; ``surrogate_threshold[s]`` its threshold (NaN for
+    categories), where ``value <= t`` goes left unless reversed. The first that can place the
+    row decides. Failing that the row takes branch ``detour[i]`` if that is not -1; else, if
+    ``stop``, it ends there with node i's prediction; else it goes down every branch, its
+    weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
-    stack_node = np.empty(len(nodes), np.int64)  # the branches still to visit
-    stack_weight = np.empty(len(nodes))
+    stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
+    stack_weight = np.empty(len(feature))
     for i in range(X.shape[0]):
+        row = X[i]
         stack_node[0], stack_weight[0], top = 0, 1.0, 1
         while top > 0:
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
-            while nodes[node, 0] >= 0:  # follow known values (and detours) down
-                b = branch_of(X[i, nodes[node, 0]], threshold[node], codes, nodes[node, 2],
-                              nodes[node, 3])
+            while feature[node] >= 0:  # follow known values (and detours) down
+                b = branch_of(row[feature[node]], threshold[node], codes, code_start[node])
                 if b < 0:  # the surrogates, in order
                     for k in range(surrogates[node, 0], surrogates[node, 1]):
-                        b = branch_of(X[i, surrogate_table[k, 0]], surrogate_threshold[k],
-                                      codes, surrogate_table[k, 2], surrogate_table[k, 3])
+                        b = branch_of(row[surrogate_table[k, 0]], surrogate_threshold[k],
+                                      codes, surrogate_table[k, 2])
                         if b >= 0:
                             b = 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t left
                             break
@@ -664,13 +781,13 @@ def predict_rows(X, nodes, threshold, codes, n_children, fractions, detour, stop
                     b = detour[node]
                     if b < 0:
                         break
-                node = nodes[node, 1] + b
-            if nodes[node, 0] < 0 or stop:
+                node = first_child[node] + b
+            if feature[node] < 0 or stop:
                 for k in range(values.shape[1]):
                     out[i, k] += weight * values[node, k]
                 continue
             for k in range(n_children[node]):  # a missing value: every branch
-                child = nodes[node, 1] + k
+                child = first_child[node] + k
                 if fractions[child] > 0:
                     stack_node[top], stack_weight[top] = child, weight * fractions[child]
                     top += 1

@@ -2,13 +2,18 @@
 
 The figure is sized to the tree, in inches, so that its text keeps the requested size in points
 when the page shows the figure at its natural width. A tree too wide for a book page
-(``MAX_WIDTH``) is drawn only as deep as fits, with a "…" stub box for each subtree left out;
-`export_text` prints the whole tree.
+(``MAX_WIDTH``) is drawn only as deep as fits, with a "…" stub box for each subtree left out,
+and a warning says how many levels are folded; `export_text` prints the whole tree. Into a
+given Axes the tree is drawn whole, its text shrunk to fit (down to ``MIN_FONTSIZE``), and
+folded only below that.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+import textwrap
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -27,6 +32,9 @@ MAX_HEIGHT = 12.0  # inches: about ten levels
 GAP = 0.08  # inches between neighbouring boxes
 BOX_PAD = 0.4  # box padding, in units of the font size
 LINE = 1.25  # line height, in units of the font size
+MIN_FONTSIZE = 4.0  # points: the smallest text plot_tree shrinks to, to fit a given Axes
+LABEL_WIDTH = 24  # characters: a longer edge label (a set of categories) is wrapped
+LABEL_LINES = 3  # lines: a set of categories longer than that is cut, saying how many more
 
 
 @dataclass
@@ -47,14 +55,26 @@ def _text_size(text: str, fontsize: float) -> tuple[float, float]:
     """Width and height in inches of a (multi-line) text at ``fontsize`` points."""
     if not text:
         return 0.0, 0.0
-    prop, measure = FontProperties(size=fontsize), TextToPath()
+    prop, outline, pixels = FontProperties(size=fontsize), TextToPath(), _renderer()
     lines = text.split("\n")
-    width = max(measure.get_text_width_height_descent(s, prop, ismath=False)[0] for s in lines)
-    return width / 72, len(lines) * LINE * fontsize / 72
+    # the larger of the glyphs' outline and their width as Agg draws them at 100 dpi, which
+    # hinting widens at small sizes
+    width = max(max(outline.get_text_width_height_descent(s, prop, ismath=False)[0] / 72,
+                    pixels.get_text_width_height_descent(s, prop, ismath=False)[0] / 100)
+                for s in lines)
+    return width, len(lines) * LINE * fontsize / 72
 
 
-def _node_text(node: Node, classes: np.ndarray | None, stub: bool) -> str:
-    """'texture?' and n for a test; the class and its counts (one per line) for a leaf."""
+@lru_cache(maxsize=1)
+def _renderer():
+    from matplotlib.backends.backend_agg import RendererAgg
+    return RendererAgg(1, 1, 100)
+
+
+def _node_text(node: Node, classes: np.ndarray | None, stub: bool,
+               proportion: bool = False) -> str:
+    """'texture?' and n for a test; the class and its counts (one per line) for a leaf, or
+    with ``proportion`` its class shares."""
     n = weight_text(node.weighted_n_samples)
     if stub:
         return f"{STUB}\nn = {n}"
@@ -67,19 +87,42 @@ def _node_text(node: Node, classes: np.ndarray | None, stub: bool) -> str:
         return f"{label}\n(empty)"
     if len(classes) > 4:
         return f"{label}\nn = {n}"
+    if proportion:
+        return "\n".join([str(label), *(f"{c}: {p:.2f}"
+                                        for c, p in zip(classes, node.prediction))])
     return "\n".join([str(label), *class_counts(node, classes, sep=": ")])
 
 
-def _visible(root: Node, classes, max_depth: int | None) -> list[_Box]:
+def _edge_label(label: str) -> str:
+    """A branch label as drawn: 'clear' for '= clear'; a long set of categories wrapped at
+    ``LABEL_WIDTH`` characters, and beyond ``LABEL_LINES`` lines cut with the number left
+    out ('… +12')."""
+    label = label.removeprefix("= ")
+    if len(label) <= LABEL_WIDTH or not label.startswith("in {"):
+        return "\n".join(textwrap.wrap(label, LABEL_WIDTH)) or label
+    items, lines = label[4:-1].split(", "), ["in {"]
+    for k, item in enumerate(items):
+        if len(lines[-1]) + len(item) + 2 > LABEL_WIDTH and lines[-1] != "in {":
+            if len(lines) == LABEL_LINES:
+                lines[-1] += f"… +{len(items) - k}"
+                break
+            lines.append("")
+        lines[-1] += item + (", " if k < len(items) - 1 else "")
+    return "\n".join(line.rstrip() for line in lines) + "}"
+
+
+def _visible(root: Node, classes, max_depth: int | None, proportion: bool = False
+             ) -> list[_Box]:
     """The boxes to draw, in pre-order (so leaves come left to right); without recursion."""
     boxes: list[_Box] = []
     stack: list[tuple[Node, int | None, str]] = [(root, None, "")]
     while stack:
         node, parent, label = stack.pop()
         stub = is_stub(node, root, max_depth)
-        boxes.append(_Box(node, parent, label, _node_text(node, classes, stub), stub))
+        boxes.append(_Box(node, parent, label, _node_text(node, classes, stub, proportion),
+                          stub))
         if not node.is_leaf and not stub:
-            labels = [lab.removeprefix("= ") for lab in node.branch_labels()]
+            labels = [_edge_label(lab) for lab in node.branch_labels()]
             stack.extend((child, len(boxes) - 1, lab)
                          for lab, child in reversed(list(zip(labels, node.children))))
     return boxes
@@ -91,6 +134,7 @@ def _layout(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
     children's bands are centred below it, so no two boxes or labels overlap. Returns the width
     and height of the drawing."""
     pad = 2 * BOX_PAD * fontsize / 72
+    gap = GAP * min(1.0, fontsize / 9)  # text shrunk to fit an Axes: the gaps shrink with it
     children: dict[int, list[int]] = {}
     for i, box in enumerate(boxes):
         if box.parent is not None:
@@ -101,9 +145,9 @@ def _layout(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
         width, box.height = _text_size(box.text, fontsize)
         label_width, box.label_height = _text_size(box.label, fontsize)
         box.height += pad
-        band[i] = max(max(width + pad, label_width) + GAP,
+        band[i] = max(max(width + pad, label_width) + gap,
                       sum(band[c] for c in children.get(i, ())))
-    left = [GAP / 2] + [0.0] * (len(boxes) - 1)
+    left = [gap / 2] + [0.0] * (len(boxes) - 1)
     for i, box in enumerate(boxes):
         box.x = left[i] + band[i] / 2
         kids = children.get(i, [])
@@ -111,19 +155,20 @@ def _layout(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
         for c in kids:
             left[c], start = start, start + band[c]
     box_height = max(b.height for b in boxes)
-    level = box_height + max(b.label_height for b in boxes) + 0.3
+    level = box_height + max(b.label_height for b in boxes) + 0.3 * gap / GAP
     top = boxes[0].node.depth
     for box in boxes:
-        box.y = -(box_height / 2 + GAP + (box.node.depth - top) * level)
-    return band[0] + GAP, -min(b.y for b in boxes) + box_height / 2 + GAP
+        box.y = -(box_height / 2 + gap + (box.node.depth - top) * level)
+    return band[0] + gap, -min(b.y for b in boxes) + box_height / 2 + gap
 
 
-def _fitting_depth(root: Node, classes, fontsize: float) -> int | None:
-    """The largest depth at which the drawing fits in MAX_WIDTH x MAX_HEIGHT (None: all of it;
-    at least 1). A binary search: a deeper drawing is never smaller."""
+def _fitting_depth(root: Node, classes, fontsize: float, room: tuple[float, float],
+                   proportion: bool = False) -> int | None:
+    """The largest depth at which the drawing fits in ``room`` (width, height in inches; None:
+    all of it; at least 1). A binary search: a deeper drawing is never smaller."""
     def fits(depth: int | None) -> bool:
-        width, height = _layout(_visible(root, classes, depth), fontsize)
-        return width <= MAX_WIDTH and height <= MAX_HEIGHT
+        width, height = _layout(_visible(root, classes, depth, proportion), fontsize)
+        return width <= room[0] and height <= room[1]
 
     if fits(None):
         return None
@@ -134,11 +179,31 @@ def _fitting_depth(root: Node, classes, fontsize: float) -> int | None:
     return low
 
 
-def _frame(box: _Box, classified: bool) -> dict:
-    """A test's box is white, a leaf's is coloured by its class, a stub's is grey and dashed."""
+def _fitting_fontsize(root: Node, classes, fontsize: float, room: tuple[float, float],
+                      proportion: bool = False) -> float | None:
+    """The largest font size, at most ``fontsize`` and at least ``MIN_FONTSIZE``, at which the
+    whole tree fits in ``room`` (None if none does); a bisection to a tenth of a point."""
+    def fits(size: float) -> bool:
+        width, height = _layout(_visible(root, classes, None, proportion), size)
+        return width <= room[0] and height <= room[1]
+
+    if fits(fontsize):
+        return fontsize
+    if not fits(MIN_FONTSIZE):
+        return None
+    low, high = MIN_FONTSIZE, fontsize
+    while high - low > 0.1:
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
+def _frame(box: _Box, classified: bool, filled: bool = False) -> dict:
+    """A test's box is white (with ``filled``, coloured as a leaf), a leaf's is coloured by its
+    class, a stub's is grey and dashed."""
     if box.stub:
         fill = "0.93"
-    elif not box.node.is_leaf:
+    elif not box.node.is_leaf and not filled:
         fill = "white"
     else:
         fill = plt.get_cmap("Pastel1")(int(np.argmax(box.node.prediction)) % 9) if classified \
@@ -147,25 +212,59 @@ def _frame(box: _Box, classified: bool) -> dict:
 
 
 def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
-              max_depth: int | None = None) -> Axes:
+              max_depth: int | None = None, filled: bool = False,
+              proportion: bool = False) -> Axes:
     """Draw the fitted tree of ``model`` and return the matplotlib Axes.
 
     Internal nodes show the tested feature and the weight of the rows that reach them, leaves the
-    predicted class with the weighted class counts; each edge is labelled with its branch
-    condition (``clear``, ``<= 0.38``, ...). An internal node at depth ``max_depth`` is drawn as
-    a "…" stub box. Without ``ax``, a new white figure is sized to the tree so that its text is
-    ``fontsize`` points on a book page; a tree too wide for that is drawn only as deep as fits.
+    predicted class with the weighted class counts (with ``proportion``, the class shares);
+    each edge is labelled with its branch condition (``clear``, ``<= 0.38``, ...; a long set of
+    categories wrapped, and cut beyond three lines with the number left out). Leaves are
+    coloured by their class; with ``filled``, the tests too (by their majority class). An
+    internal node at depth ``max_depth`` is drawn as a "…" stub box.
+
+    Without ``ax``, a new white figure is sized to the tree so that its text is ``fontsize``
+    points on a book page (at most ``MAX_WIDTH`` x ``MAX_HEIGHT`` inches); a tree too large for
+    that is drawn only as deep as fits, with a UserWarning saying how many levels are folded.
+    Into a given ``ax`` the whole tree is drawn with its text shrunk as needed to fit the Axes,
+    down to ``MIN_FONTSIZE`` points, and only below that folded (with the same warning).
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
-    if ax is None and max_depth is None:
-        max_depth = _fitting_depth(root, classes, fontsize)
-    boxes = _visible(root, classes, max_depth)
+    if ax is None:
+        room = (MAX_WIDTH, MAX_HEIGHT)
+    else:
+        extent = ax.get_window_extent()
+        room = (extent.width / ax.figure.dpi, extent.height / ax.figure.dpi)
+    if max_depth is None:
+        fitting = (_fitting_fontsize(root, classes, fontsize, room, proportion)
+                   if ax is not None else None)
+        if fitting is not None:
+            fontsize = fitting
+        else:
+            if ax is not None:
+                fontsize = MIN_FONTSIZE
+            max_depth = _fitting_depth(root, classes, fontsize, room, proportion)
+            folded = "" if max_depth is None else (
+                f"only {max_depth} of its {root.height()} levels fit, the rest are folded "
+                "into '…' boxes" if max_depth < root.height() else
+                "even one level is wider, and is drawn whole")
+            if folded:
+                warnings.warn(
+                    f"plot_tree: in {room[0]:.1f} x {room[1]:.1f} inches at {fontsize:g} pt, "
+                    f"{folded}. Pass a larger ax or max_depth, or print the whole tree with "
+                    "export_text or export_graphviz.", UserWarning, stacklevel=2)
+    boxes = _visible(root, classes, max_depth, proportion)
     width, height = _layout(boxes, fontsize)
     if ax is None:
         fig = plt.figure(figsize=(width, height), facecolor="white")
         ax = fig.add_axes((0, 0, 1, 1))
+    else:  # the drawing, in inches, centred in the Axes' own size in inches
+        shift_x, shift_y = (room[0] - width) / 2, (room[1] - height) / 2
+        for box in boxes:
+            box.x, box.y = box.x + max(shift_x, 0), box.y - max(shift_y, 0)
+        width, height = max(width, room[0]), max(height, room[1])
     ax.set_facecolor("white")
     label_top = {}  # per parent: the highest top of its children's edge labels
     for box in boxes:
@@ -185,7 +284,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
                     fontsize=fontsize, color="0.2", zorder=3,
                     bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
         ax.text(box.x, box.y, box.text, ha="center", va="center", fontsize=fontsize, zorder=4,
-                linespacing=LINE, color="black", bbox=_frame(box, classes is not None))
+                linespacing=LINE, color="black", bbox=_frame(box, classes is not None, filled))
     ax.set_xlim(0, width)
     ax.set_ylim(-height, 0)
     ax.set_axis_off()

@@ -6,8 +6,9 @@ training weight times its impurity, (W_t / W) I(t) (scikit-learn's); ``cost="err
 of the training weight it misclassifies (Breiman et al.'s resubstitution error; rpart's, whose
 complexity parameter is cp = alpha / R(root)); for a classifier with class priors or a loss
 matrix (``CARTClassifier(priors=, loss=)``), the node's expected loss, Breiman et al.'s
-R(t) = min_i sum_j L(j, i) pi_j N_j(t) / N_j (sec. 4.4; rpart's risk divided by N). Cutting the branch T_t below an internal node t
-turns its cost R(T_t) + alpha n(T_t) into R(t) + alpha; both are equal at
+R(t) = min_i sum_j L(j, i) pi_j N_j(t) / N_j (sec. 4.4; rpart's risk divided by N). Cutting
+the branch T_t below an internal node t turns its cost R(T_t) + alpha n(T_t) into R(t) + alpha;
+both are equal at
 
     g(t) = (R(t) - R(T_t)) / (n(T_t) - 1),
 
@@ -28,8 +29,10 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
-from .tree import (Node, branches, hand_down, larger_branch, make_leaf, most_probable,
-                   raise_branch, reach)
+from .jit import kernel, pick
+from .kernels import branch_of
+from .tree import (SPREAD, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
+                   most_probable, raise_branch, reach, value_branches)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -52,61 +55,89 @@ class PruningPath:
     n_leaves: np.ndarray
 
 
-def _node_cost(node: Node, total: float, cost: str, costs: np.ndarray | None = None) -> float:
-    """R(t): (W_t / W) I(t), or the weight t misclassifies over W (its weight less its
-    majority class's); with ``costs`` (a classifier's ``costs_``: the cost of a unit of class
-    j's weight at a node of class i) the least expected cost, min_i sum_j W_t,j costs[j, i]."""
-    if cost == "error" and costs is not None:
-        return float((node.value @ costs).min())
-    if cost == "error":
-        return (node.weighted_n_samples - float(node.value.max())) / total
-    return node.weighted_n_samples / total * node.impurity
-
-
-def _layout(root: Node, cost: str,
-            costs: np.ndarray | None = None) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
+def _layout(root: Node, cost: str, costs: np.ndarray | None = None
+            ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
-    ``nodes[i : i + size[i]]``) and cost R(t)."""
-    nodes = list(root.walk())
-    index = {id(node): i for i, node in enumerate(nodes)}
-    parent = np.full(len(nodes), -1)
-    for i, node in enumerate(nodes):
-        for child in node.children:
-            parent[index[id(child)]] = i
-    size = np.ones(len(nodes), dtype=np.int64)
-    for i in range(len(nodes) - 1, 0, -1):  # children come after their parent
-        size[parent[i]] += size[i]
+    ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
+    over W (its weight less its majority class's)."""
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
-    total = root.weighted_n_samples
-    return nodes, parent, size, np.array([_node_cost(node, total, cost, costs)
-                                          for node in nodes])
+    nodes = list(root.walk())
+    parent, size = pick(_links, len(nodes))(
+        np.array([len(node.children) for node in nodes], dtype=np.int64))
+    weight = np.array([node.weighted_n_samples for node in nodes], dtype=float)
+    if cost == "error" and costs is not None:  # the least expected cost of the node's class
+        node_cost = np.array([(node.value @ costs).min() for node in nodes], dtype=float)
+    elif cost == "error":
+        node_cost = (weight - np.array([node.value.max() for node in nodes], dtype=float)) \
+            / root.weighted_n_samples
+    else:
+        node_cost = weight / root.weighted_n_samples * np.array(
+            [node.impurity for node in nodes], dtype=float)
+    return nodes, parent, size, node_cost
 
 
-def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
-                  costs: np.ndarray | None = None) -> tuple[PruningPath, list[Node]]:
-    """The weakest-link sequence of the tree below ``root`` and, for each step after the first,
-    the node whose branch is cut (the tree itself is not changed). If a list ``steps`` is
-    given, one row per step and internal node still standing is appended to it: the step, the
-    node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut. ``costs``: see
-    ``_node_cost`` (with ``cost="error"``)."""
-    nodes, parent, size, cost = _layout(root, cost, costs)
-    internal = np.array([not node.is_leaf for node in nodes])
-    leaves = (~internal).astype(np.int64)
-    branch_cost = np.where(internal, 0.0, cost)
-    for i in range(len(nodes) - 1, 0, -1):  # a branch's leaves and cost, from its children
+@kernel
+def _links(n_children):
+    """Each node's parent (-1 for the root) and subtree size, from the numbers of children of
+    the nodes in pre-order: a node's parent is the nearest node before it still waiting for a
+    child."""
+    n = len(n_children)
+    parent, size = np.full(n, -1, np.int64), np.ones(n, np.int64)
+    waiting, waits = np.empty(n, np.int64), np.empty(n, np.int64)  # a stack of open nodes
+    top = -1
+    for i in range(n):
+        if top >= 0:
+            parent[i] = waiting[top]
+            waits[top] -= 1
+            if waits[top] == 0:
+                top -= 1
+        if n_children[i] > 0:
+            top += 1
+            waiting[top], waits[top] = i, n_children[i]
+    for i in range(n - 1, 0, -1):  # children come after their parent
+        size[parent[i]] += size[i]
+    return parent, size
+
+
+@kernel
+def _weakest_link_cuts(parent, size, internal, cost, record):
+    """The weakest-link sequence on the arrays of :func:`_layout`: per step the node cut, its
+    g(t), and R(T) and n(T) of the whole tree after the cut (first the full tree's, with no
+    node). With ``record``, one row per step and internal node still standing: (step, node,
+    R(T_t), n(T_t), g(t)); the first row is a placeholder."""
+    n = len(parent)
+    leaves, branch_cost = np.zeros(n, np.int64), np.zeros(n)
+    for i in range(n):
+        if not internal[i]:
+            leaves[i], branch_cost[i] = 1, cost[i]
+    for i in range(n - 1, 0, -1):  # a branch's leaves and cost, from its children
         leaves[parent[i]] += leaves[i]
         branch_cost[parent[i]] += branch_cost[i]
-    alphas, impurities, n_leaves, cut = [0.0], [branch_cost[0]], [leaves[0]], []
+    cut, alphas = np.full(n + 1, -1, np.int64), np.zeros(n + 1)
+    impurities, n_leaves = np.zeros(n + 1), np.zeros(n + 1, np.int64)
+    impurities[0], n_leaves[0] = branch_cost[0], leaves[0]
+    g = np.full(n, np.inf)  # g(t) of each internal node, kept up to date as branches are cut
+    for i in range(n):
+        if internal[i]:
+            g[i] = (cost[i] - branch_cost[i]) / (leaves[i] - 1)
+    rows = [(0, 0, 0.0, 0, 0.0)]
     candidate = internal.copy()
+    standing, n_standing = np.flatnonzero(internal), int(internal.sum())  # in pre-order
+    step = 0
     while candidate[0]:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.where(candidate, (cost - branch_cost) / (leaves - 1), np.inf)
-        t = int(np.argmin(g))  # the first of the smallest, in pre-order
-        if steps is not None:
-            steps += [{"step": len(alphas), "node": i, "test": nodes[i].feature,
-                       "R(t)": cost[i], "R(T_t)": branch_cost[i], "n(T_t)": leaves[i],
-                       "g(t)": g[i], "cut": i == t} for i in np.flatnonzero(candidate)]
+        step += 1
+        t, smallest, kept = -1, np.inf, 0
+        for j in range(n_standing):
+            i = standing[j]
+            if candidate[i]:  # still standing: kept in the list for the next step
+                standing[kept] = i
+                kept += 1
+                if record:
+                    rows.append((step, i, branch_cost[i], leaves[i], g[i]))
+                if t < 0 or g[i] < smallest:  # the first of the smallest, in pre-order
+                    t, smallest = i, g[i]
+        n_standing = kept
         candidate[t:t + size[t]] = False
         lost_leaves, lost_cost = leaves[t] - 1, branch_cost[t] - cost[t]
         leaves[t], branch_cost[t] = 1, cost[t]
@@ -114,12 +145,31 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
         while a >= 0:
             leaves[a] -= lost_leaves
             branch_cost[a] -= lost_cost
+            g[a] = (cost[a] - branch_cost[a]) / (leaves[a] - 1)
             a = parent[a]
-        alphas.append(float(g[t]))
-        impurities.append(branch_cost[0])
-        n_leaves.append(leaves[0])
-        cut.append(nodes[t])
-    return PruningPath(np.array(alphas), np.array(impurities), np.array(n_leaves)), cut
+        cut[step], alphas[step] = t, smallest
+        impurities[step], n_leaves[step] = branch_cost[0], leaves[0]
+    return cut[:step + 1], alphas[:step + 1], impurities[:step + 1], n_leaves[:step + 1], rows
+
+
+def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
+                  costs: np.ndarray | None = None) -> tuple[PruningPath, list[Node]]:
+    """The weakest-link sequence of the tree below ``root`` and, for each step after the first,
+    the node whose branch is cut (the tree itself is not changed). If a list ``steps`` is
+    given, one row per step and internal node still standing is appended to it: the step, the
+    node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut. ``costs`` (a
+    classifier's ``costs_``, the cost of a unit of class j's weight at a node of class i) makes
+    R(t) with ``cost="error"`` the node's least expected cost, min_i sum_j W_t,j costs[j, i]."""
+    nodes, parent, size, node_cost = _layout(root, cost, costs)
+    internal = np.array([bool(node.children) for node in nodes])
+    scan = pick(_weakest_link_cuts, len(nodes) * int(internal.sum()))  # nodes x steps, at most
+    cut, alphas, impurities, n_leaves, rows = scan(parent, size, internal, node_cost,
+                                                   steps is not None)
+    if steps is not None:
+        steps += [{"step": step, "node": i, "test": nodes[i].feature, "R(t)": node_cost[i],
+                   "R(T_t)": r, "n(T_t)": n, "g(t)": g, "cut": i == cut[step]}
+                  for step, i, r, n, g in rows[1:]]
+    return PruningPath(alphas, impurities, n_leaves), [nodes[t] for t in cut[1:]]
 
 
 def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity",
@@ -147,7 +197,7 @@ def _fitted_copy(model, needs_classifier: str = ""):
     check_is_fitted(model, "tree_")
     if needs_classifier and getattr(model, "classes_", None) is None:
         raise ValueError(f"{needs_classifier}: it needs a classifier")
-    return copy.deepcopy(model)
+    return copy.deepcopy(model, {id(model.tree_): copy_tree(model.tree_)})
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
@@ -358,16 +408,169 @@ def added_errors(n: float, errors: float, confidence: float) -> float:
     ``Stats.addErrs``): U_CF(e, n) - e, where U_CF is the upper limit, at confidence level
     ``confidence``, of the binomial error rate given e errors in n rows; computed exactly below
     one error and by the normal approximation (with C4.5's corrections) above."""
+    return _added_errors(n, errors, confidence, NormalDist().inv_cdf(1 - confidence))
+
+
+@kernel
+def _added_errors(n, errors, confidence, z):
+    """:func:`added_errors`, given z, the normal quantile at 1 - confidence: below one error
+    the exact bound at 0 errors, n (1 - CF^(1/n)), and linearly on to the bound at 1."""
     if errors < 1:
         base = n * (1 - confidence ** (1 / n))
-        return base if errors == 0 else base + errors * (added_errors(n, 1, confidence) - base)
+        return base if errors == 0 else base + errors * (_normal_added(n, 1.0, z) - base)
+    return _normal_added(n, errors, z)
+
+
+@kernel
+def _normal_added(n, errors, z):
+    """U_CF(e, n) n - e by the normal approximation with f = (e + 0.5) / n (e >= 1)."""
     if errors + 0.5 >= n:
         return max(n - errors, 0.0)
-    z = NormalDist().inv_cdf(1 - confidence)
     f = (errors + 0.5) / n
     r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
         / (1 + z * z / n)
     return r * n - errors
+
+
+@kernel
+def _leaf_errors(counts, confidence, z):
+    """A leaf's estimated errors e + added_errors(n, e) from its weighted class ``counts``
+    (n their sum, e all but the largest); 0 for a leaf of no weight (at most 1e-6)."""
+    total = 0.0
+    for c in range(len(counts)):
+        total += counts[c]
+    if total <= 1e-6:
+        return 0.0
+    errors = total - counts.max()
+    return errors + _added_errors(total, errors, confidence, z)
+
+
+@kernel
+def _branch_errors(top, XT, y, n_classes, rows, w, feature, threshold, codes, code_bounds,
+                   kid_bounds, kids, sent, lost_bounds, lost_rows, lost_branch, confidence, z):
+    """The estimated errors of the branch below node ``top`` on the rows ``rows`` (weights
+    ``w``, class codes ``y``) handed down it as at fit (Weka's
+    ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
+    :func:`_leaf_errors`. The tree is laid out per node: ``feature`` (-1 at a leaf),
+    ``threshold``, its category map ``codes[code_bounds[v, 0]:code_bounds[v, 1]]``, its
+    children ``kids[kid_bounds[v, 0]:kid_bounds[v, 1]]``. A row whose value places it on no
+    branch (:func:`dtree.kernels.branch_of` < 0) takes ``sent[v]`` (:func:`dtree.tree.branches`
+    for a missing value), or at a node with surrogates its own entry among the sorted
+    ``lost_rows[lost_bounds[v, 0]:lost_bounds[v, 1]]`` in ``lost_branch``: a branch, -2 (none:
+    the row stays) or -1 (every branch whose share of the placed weight exceeds 1e-6, with its
+    weight times that share; J48's resetDistribution). The leaves are summed in the order of
+    a stack that takes a node's children first to last and pops the last first."""
+    total = 0.0
+    stack_node, stack_rows, stack_w = [top], [rows], [w]
+    while len(stack_node) > 0:
+        v, r, rw = stack_node.pop(), stack_rows.pop(), stack_w.pop()
+        m = len(r)
+        if feature[v] < 0:
+            counts = np.zeros(n_classes)
+            for i in range(m):
+                counts[y[r[i]]] += rw[i]
+            total += _leaf_errors(counts, confidence, z)
+            continue
+        first, k = kid_bounds[v, 0], kid_bounds[v, 1] - kid_bounds[v, 0]
+        lost_first, lost_last = lost_bounds[v, 0], lost_bounds[v, 1]
+        branch, known = np.empty(m, np.int64), np.zeros(k)
+        n_own, n_spread = np.zeros(k, np.int64), 0
+        for i in range(m):
+            b = branch_of(XT[feature[v], r[i]], threshold[v], codes, code_bounds[v, 0])
+            if b < 0:
+                b = sent[v]
+                if lost_first < lost_last:
+                    b = lost_branch[lost_first + np.searchsorted(
+                        lost_rows[lost_first:lost_last], r[i])]
+            branch[i] = b
+            if b >= 0:
+                known[b] += rw[i]
+                n_own[b] += 1
+            elif b == -1:
+                n_spread += 1
+        placed = 0.0
+        for b in range(k):
+            placed += known[b]
+        for b in range(k):
+            share = known[b] / placed if placed > 0 else known[b]
+            spread = n_spread if share > 1e-6 else 0
+            if n_own[b] + spread == 0:  # no row reaches the branch: it adds nothing
+                continue
+            child_rows = np.empty(n_own[b] + spread, np.int64)
+            child_w = np.empty(n_own[b] + spread)
+            j = 0
+            for i in range(m):  # the branch's own rows, then the spread ones
+                if branch[i] == b:
+                    child_rows[j], child_w[j] = r[i], rw[i]
+                    j += 1
+            for i in range(m if spread else 0):
+                if branch[i] == -1:
+                    child_rows[j], child_w[j] = r[i], rw[i] * share
+                    j += 1
+            stack_node.append(kids[first + b])
+            stack_rows.append(child_rows)
+            stack_w.append(child_w)
+    return total
+
+
+class _BranchLayout:
+    """The tree as :func:`_branch_errors` reads it, kept in step with the pruner's edits
+    (:meth:`made_leaf`, :meth:`raised`); nodes numbered in pre-order as in the log. The branch
+    a row without a placing value takes is asked of :func:`dtree.tree.branches` once per node
+    (``sent``), and at a node with surrogates once per such row among ``rows``."""
+
+    def __init__(self, nodes: list[Node], XT: np.ndarray, rows: np.ndarray, routing: str):
+        at = {id(node): i for i, node in enumerate(nodes)}
+        self.at = at
+        # the rows handed down, about: each row is handed from its node to every deeper level
+        self.work = len(rows) * (1 + max(node.depth for node in nodes) - nodes[0].depth)
+        self.feature = np.array([node.feature_index if node.children else -1 for node in nodes],
+                                dtype=np.int64)
+        self.threshold = np.array([np.nan if node.threshold is None else node.threshold
+                                   for node in nodes])
+        maps = [np.zeros(0, np.int64) if node.branch_of_code is None or not node.children
+                else np.asarray(node.branch_of_code, np.int64) for node in nodes]
+        self.codes, self.code_bounds = _concatenated(maps)
+        self.kids, self.kid_bounds = _concatenated(
+            [np.array([at[id(child)] for child in node.children], np.int64) for node in nodes])
+        missing = np.full((XT.shape[0], 1), np.nan)  # what the rule does with a missing value
+        self.sent = np.array([branches(node, missing, np.zeros(1, np.int64), routing, True)[0]
+                              if node.children else 0 for node in nodes], dtype=np.int64)
+        lost, sides = [], []
+        for node in nodes:
+            mine, side = np.zeros(0, np.int64), np.zeros(0, np.int64)
+            if node.children and node.surrogates:
+                mine = rows[value_branches(node, XT, rows) == SPREAD]
+                side = branches(node, XT, mine, routing, True).astype(np.int64)
+            lost.append(mine)
+            sides.append(side)
+        self.lost_rows, self.lost_bounds = _concatenated(lost)
+        self.lost_branch = np.concatenate(sides)
+
+    def made_leaf(self, node: Node) -> None:
+        self.feature[self.at[id(node)]] = -1
+
+    def raised(self, node: Node, child: Node) -> None:
+        """``child``'s test and children now stand in ``node``'s place."""
+        i, j = self.at[id(node)], self.at[id(child)]
+        for array in (self.feature, self.threshold, self.code_bounds, self.kid_bounds,
+                      self.sent, self.lost_bounds):
+            array[i] = array[j]
+
+    def errors(self, node: Node, XT, y, n_classes, rows, weights, confidence, z) -> float:
+        """:func:`_branch_errors` of the branch below ``node`` on these rows."""
+        return pick(_branch_errors, self.work)(
+            self.at[id(node)], XT, y, n_classes, np.ascontiguousarray(rows),
+            np.ascontiguousarray(weights, dtype=float), self.feature, self.threshold,
+            self.codes, self.code_bounds, self.kid_bounds, self.kids, self.sent,
+            self.lost_bounds, self.lost_rows, self.lost_branch, confidence, z)
+
+
+def _concatenated(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays end to end, and each one's (start, end) in the result."""
+    ends = np.cumsum([len(a) for a in arrays], dtype=np.int64)
+    return (np.concatenate([np.zeros(0, np.int64)] + arrays),
+            np.column_stack([ends - [len(a) for a in arrays], ends]))
 
 
 def _error_based(root: Node, training: tuple | None, n_classes: int, confidence: float,
@@ -376,24 +579,28 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     :func:`prune_error_based`); ``training`` holds the training rows (encoded, one column per
     row), their class codes and weights for subtree raising, or is None for none. A row goes
     down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
-    tie). Returns the log."""
+    tie). The estimate of the largest branch on a node's rows is made on the tree laid out as
+    arrays (:class:`_BranchLayout`, :func:`_branch_errors`). Returns the log."""
+    nodes = list(root.walk())
+    number = {id(node): i for i, node in enumerate(nodes)}
+    z = NormalDist().inv_cdf(1 - confidence)
+    rows_log = []
     if training is not None:
         XT, y, w = training
-    number = {id(node): i for i, node in enumerate(root.walk())}
-    rows_log = []
+        layout = _BranchLayout(nodes, XT, np.flatnonzero(w > 0), routing)
 
     def counts(rows, weights):
         return np.bincount(y[rows], weights=weights, minlength=n_classes)
 
     def leaf_estimate(class_counts) -> float:
-        total = class_counts.sum()
-        if total <= 1e-6:
-            return 0.0
-        errors = total - class_counts.max()
-        return errors + added_errors(total, errors, confidence)
+        return _leaf_errors(class_counts, confidence, z)
 
-    def tree_estimate(node) -> float:
-        return sum(leaf_estimate(leaf.value) for leaf in node.leaves())
+    # the estimated errors of the leaves below each node whose subtree is pruned, in pre-order
+    # (their sum is the node's estimate as a tree, summed in that order)
+    estimates: dict[int, list[float]] = {}
+
+    def settle_leaf(node) -> None:
+        estimates[id(node)] = [leaf_estimate(node.value)]
 
     def split(node, rows, weights):
         """The node's rows handed to its children as the tree was grown (missing-value
@@ -405,17 +612,6 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
                             minlength=len(node.children))
         shares = known / known.sum() if known.sum() > 0 else known
         return hand_down(branch, rows, weights, shares, smallest=1e-6), shares
-
-    def branch_estimate(node, rows, weights) -> float:
-        """The estimated errors of the subtree below ``node`` on these rows."""
-        total, stack = 0.0, [(node, rows, weights)]
-        while stack:
-            node, rows, weights = stack.pop()
-            if not node.children:
-                total += leaf_estimate(counts(rows, weights))
-                continue
-            stack.extend(zip(node.children, *zip(*split(node, rows, weights)[0])))
-        return total
 
     def redistribute(node, rows, weights) -> None:
         """The subtree's statistics from ``rows`` (after a branch was raised into its place);
@@ -444,33 +640,44 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         for b, child in enumerate(node.children):
             if most - child.weighted_n_samples < 1e-6:
                 largest, most = b, child.weighted_n_samples
-        as_branch = (branch_estimate(node.children[largest], rows, weights) if rows is not None
-                     else np.inf)
-        as_leaf, as_tree = leaf_estimate(node.value), tree_estimate(node)
+        as_branch = (np.inf if rows is None else layout.errors(
+            node.children[largest], XT, y, n_classes, rows, weights, confidence, z))
+        below = [e for child in node.children for e in estimates.pop(id(child))]
+        as_leaf, as_tree = leaf_estimate(node.value), sum(below)
         entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
                  "as a tree": as_tree, "largest branch": as_branch}
         if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": "leaf"})
             make_leaf(node, "error_based")
+            if rows is not None:
+                layout.made_leaf(node)
+            estimates[id(node)] = [as_leaf]
             return False
         if as_branch <= as_tree + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
+            layout.raised(node, node.children[largest])
             raise_branch(node, node.children[largest])
             redistribute(node, rows, weights)
+            if not node.children:  # a leaf was raised
+                settle_leaf(node)
             return True
         rows_log.append({**entry, "decision": "keep"})
+        estimates[id(node)] = below
         return False
 
     if training is None:  # children before parents; nothing is raised
         for node in reversed(list(root.walk())):
             if node.children:
                 decide(node, None, None)
+            else:
+                settle_leaf(node)
     else:  # bottom-up without recursion: a node is decided once its children are (J48's prune())
         keep = w > 0
         stack = [(root, np.flatnonzero(keep), w[keep].astype(float), False)]
         while stack:
             node, rows, weights, children_done = stack.pop()
             if not node.children:
+                settle_leaf(node)
                 continue
             if children_done and (not decide(node, rows, weights) or not node.children):
                 continue

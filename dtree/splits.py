@@ -63,7 +63,7 @@ class TrainingSet:
     n_classes: int
     n_categories: np.ndarray
     slot: np.ndarray
-    names: list[str]
+    names: tuple[str, ...]
     total_weight: float = 1.0
 
     @classmethod
@@ -74,7 +74,7 @@ class TrainingSet:
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
         return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
-                   n_classes, n_categories, slot, [f.name for f in features], total_weight)
+                   n_classes, n_categories, slot, tuple(f.name for f in features), total_weight)
 
     def value_at_most(self, j: int, t: float) -> float:
         """The training value of column j where J48 moves a threshold t, so that it reads as a
@@ -85,10 +85,14 @@ class TrainingSet:
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
-        Sorted once at the root; the kernels carry the order down the tree."""
+        Sorted once at the root; the kernels carry the order down the tree. Positions are
+        int32 (half the memory of int64; a node has fewer than 2^31 rows), one column sorted
+        at a time."""
         numeric = np.flatnonzero(self.slot >= 0)
-        return np.array([np.argsort(self.XT[j, rows], kind="stable") for j in numeric],
-                        dtype=np.int64).reshape(len(numeric), len(rows))
+        order = np.empty((len(numeric), len(rows)), dtype=np.int32)
+        for s, j in enumerate(numeric):
+            order[s] = np.argsort(self.XT[j, rows], kind="stable")
+        return order
 
 
 @dataclass(frozen=True)
@@ -136,21 +140,26 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     search = pick(kernels.score_attributes, len(rows) * len(attributes))
     gain, iv, threshold, n_branches, allowed, sides = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
-        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary)
-    if not discount_missing:  # gain / rho: the decrease among the rows with a known value
-        known = ~np.isnan(data.XT[np.ix_(attributes, rows)])
-        rho = (known * weights).sum(axis=1) / weights.sum()
-        gain = np.where(rho > 0, gain / np.where(rho > 0, rho, 1), 0.0)
+        data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
+        discount_missing)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
-    real = np.flatnonzero(allowed).tolist()
-    blocked = attributes[(n_branches >= 2) & ~allowed].tolist()
-    features = attributes[real].tolist()
-    sides = [tuple(sides[a, :data.n_categories[j]].tolist())
-             if binary and data.n_categories[j] else None for a, j in zip(real, features)]
-    return Candidates(features, [data.names[j] for j in features], score[real].tolist(),
-                      gain[real].tolist(), threshold[real].tolist(),
-                      [data.names[j] for j in blocked],
-                      [data.names[j] for j in attributes[n_branches < 0]], sides)
+    # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
+    names, columns = data.names, attributes.tolist()
+    ok, n_branches = allowed.tolist(), n_branches.tolist()
+    score, gain, threshold = score.tolist(), gain.tolist(), threshold.tolist()
+    real, blocked, penalised, features = range(len(columns)), [], [], columns
+    if not all(ok):
+        real = [a for a, allowed_a in enumerate(ok) if allowed_a]
+        blocked = [names[j] for j, allowed_j, n in zip(columns, ok, n_branches)
+                   if not allowed_j and n >= 2]
+        penalised = [names[j] for j, n in zip(columns, n_branches) if n < 0]
+        features = [columns[a] for a in real]
+        score, gain, threshold = ([v[a] for a in real] for v in (score, gain, threshold))
+    n_codes = data.n_categories.tolist() if binary else None
+    sides = [tuple(sides[a, :n_codes[j]].tolist()) if binary and n_codes[j] else None
+             for a, j in zip(real, features)]
+    return Candidates(features, [names[j] for j in features], score, gain, threshold, blocked,
+                      penalised, sides)
 
 
 def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:

@@ -59,9 +59,12 @@ LEFT, RIGHT, UNDECIDED = 0, 1, -1
 #: rpart keeps a surrogate only if its adjusted agreement exceeds this (``surrogate.c``)
 MIN_ADJUSTED_AGREEMENT = 1e-10
 STYLES = (0, 1)
+#: a surrogate needs two counted rows each way (agreeing and disagreeing ones, if categorical):
+#: at a node of fewer rows there is none, and the grower does not search
+MIN_ROWS = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Surrogate:
     """A surrogate of a node's split, on column ``feature_index`` named ``feature``.
 
@@ -142,7 +145,7 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     sent, ranked, agreement, adjusted, threshold, reverse, codes = search(
         data.XT, data.n_categories, data.slot, rows, weights, goes_left, order, primary, style,
         max_surrogates)
-    if sent.min() <= 0:
+    if min(sent.tolist()) <= 0:
         raise ValueError("the primary split must send weight both ways (goes_left is all "
                          "True or all False on the rows with a known primary value)")
     return [_surrogate(data, categories, j, agreement[j], adjusted[j], threshold[j], reverse[j],

@@ -9,11 +9,11 @@ import numpy as np
 
 from . import kernels
 from .jit import pick
-from .surrogates import surrogate_sides
+from .surrogates import Surrogate, surrogate_sides
 
 __all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "value_branches",
-           "hand_down",
-           "reach", "most_probable", "make_leaf", "raise_branch", "SPREAD", "STAY"]
+           "hand_down", "reach", "most_probable", "copy_tree", "make_leaf", "raise_branch",
+           "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
@@ -25,7 +25,7 @@ SPREAD, STAY = -1, -2
 _edits = 0
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, slots=True)
 class Node:
     """A node of a decision tree.
 
@@ -52,6 +52,12 @@ class Node:
     passed C4.5's gain filter (empty without a filter); ``ties`` the competing attributes whose
     score equalled the winner's, and a leaf's ``stop_reason`` says which stopping rule made it
     a leaf.
+
+    A node is slotted, and keeps ``scores`` and ``gains`` as one array over the tree's
+    attributes (NaN for an attribute that is no candidate; the gains only where they differ
+    from the scores), the attributes' names shared by the tree's nodes; reading ``scores`` or
+    ``gains`` gives a dict {attribute: value}. It pickles (and deep-copies) its subtree as a
+    few arrays (:func:`_columns`).
     """
 
     value: np.ndarray
@@ -67,8 +73,6 @@ class Node:
     children: list[Node] = field(default_factory=list)
     branch_fractions: np.ndarray | None = None
     score: float | None = None
-    scores: dict[str, float] = field(default_factory=dict)
-    gains: dict[str, float] = field(default_factory=dict)
     shortlist: tuple[str, ...] = ()
     ties: tuple[str, ...] = ()
     stop_reason: str | None = None
@@ -77,6 +81,30 @@ class Node:
     surrogates: tuple = ()
     majority_branch: int | None = None
     larger_branch: int | None = None
+    _names: tuple[str, ...] = field(default=(), init=False)
+    _scores: np.ndarray | None = field(default=None, init=False)
+    _gains: np.ndarray | None = field(default=None, init=False)
+
+    @property
+    def scores(self) -> dict[str, float]:
+        """{attribute: score} over the attributes that split the node, in column order."""
+        return _named(self._names, self._scores)
+
+    @property
+    def gains(self) -> dict[str, float]:
+        """{attribute: gain} over the attributes that split the node, in column order."""
+        return _named(self._names, self._scores if self._gains is None else self._gains)
+
+    def record_scores(self, names: tuple[str, ...], features: list[int], scores: list[float],
+                      gains: list[float]) -> None:
+        """Keep the score and gain of each candidate attribute: column ``features[k]`` of
+        ``names`` (the tree's attribute names, one tuple shared by its nodes) has ``scores[k]``
+        and ``gains[k]``."""
+        self._names, self._scores = names, np.full(len(names), np.nan)
+        self._scores[features] = scores
+        if gains != scores:
+            self._gains = np.full(len(names), np.nan)
+            self._gains[features] = gains
 
     @property
     def is_leaf(self) -> bool:
@@ -117,20 +145,327 @@ class Node:
         return labels
 
     def __reduce__(self):
-        """Pickle (and deep-copy) the subtree as a flat list of nodes, so depth does not matter."""
-        nodes = list(self.walk())
-        index = {id(node): i for i, node in enumerate(nodes)}
-        states = [{**vars(node), "children": [index[id(c)] for c in node.children]}
-                  for node in nodes]
-        return _rebuild, (states,)
+        """Pickle (and deep-copy) the subtree as columns over its nodes (:func:`_columns`), so
+        neither its depth nor its number of nodes makes Python objects in the pickle."""
+        return _rebuild, (_columns(self),)
 
 
-def _rebuild(states: list[dict]) -> Node:
-    """The root of the subtree that ``Node.__reduce__`` flattened into ``states``."""
-    nodes = [Node.__new__(Node) for _ in states]
-    for node, state in zip(nodes, states):
-        node.__dict__.update(state)
-        node.children = [nodes[i] for i in state["children"]]
+def _named(names: tuple[str, ...], values: np.ndarray | None) -> dict[str, float]:
+    if values is None:
+        return {}
+    return {name: v for name, v in zip(names, values.tolist()) if v == v}
+
+
+# ------------------------------------------------------------------ pickling a tree by columns
+def _pack(values) -> tuple:
+    """A column of numbers, exactly and small: one value and a count if all are the same
+    (bit for bit); booleans as bits; whole-numbered floats (finite, no -0.0, below 2^53) and
+    integers in the smallest integer type that holds them. :func:`_unpack` restores it."""
+    values = np.asarray(values)
+    n, dtype = len(values), values.dtype.str
+    if n and _same_bits(values, np.full_like(values, values[0])):
+        return "same", dtype, n, values[:1]
+    if values.dtype == bool:
+        return "bits", dtype, n, np.packbits(values)
+    small = values
+    if values.dtype.kind == "f" and np.isfinite(values).all() \
+            and (np.abs(values) < 2.0 ** 53).all() and not np.signbit(values[values == 0]).any() \
+            and (values == np.trunc(values)).all():
+        small = values.astype(np.int64)
+    if small.dtype.kind in "iu" and n:
+        low, high = int(small.min()), int(small.max())
+        small = small.astype(next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                                  if np.iinfo(t).min <= low and high <= np.iinfo(t).max))
+    return "values", dtype, n, small
+
+
+def _unpack(packed: tuple) -> np.ndarray:
+    how, dtype, n, values = packed
+    if how == "same":
+        return np.repeat(values, n).astype(dtype)
+    if how == "bits":
+        return np.unpackbits(values, count=n).astype(bool)
+    return values.astype(dtype)
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _lengths(arrays: list) -> np.ndarray:
+    return np.array([-1 if a is None else len(a) for a in arrays])
+
+
+def _ragged(arrays: list, expected: np.ndarray | None = None) -> tuple:
+    """Arrays of any lengths (None allowed) as one packed column, and their lengths (-1 for
+    None) unless they are the ``expected`` ones."""
+    lengths = _lengths(arrays)
+    present = [np.asarray(a) for a in arrays if a is not None]
+    return (_pack(np.concatenate(present) if present else np.zeros(0)),
+            None if np.array_equal(lengths, expected) else _pack(lengths))
+
+
+def _unragged(packed: tuple, expected: np.ndarray | None = None) -> list:
+    """The arrays :func:`_ragged` packed: views into one array, None where None was."""
+    flat = _unpack(packed[0])
+    lengths = expected if packed[1] is None else _unpack(packed[1])
+    ends = np.cumsum(np.maximum(lengths, 0)).tolist()
+    return [None if n < 0 else flat[end - n:end] for n, end in zip(lengths.tolist(), ends)]
+
+
+def _coded(values: list) -> tuple[tuple, tuple]:
+    """Hashable values as a table of the distinct ones and each one's place in it."""
+    table = {}
+    codes = [table.setdefault(v, len(table)) for v in values]
+    return tuple(table), _pack(np.array(codes, dtype=np.int64))
+
+
+def _decoded(coded: tuple) -> list:
+    table, codes = coded
+    return [table[c] for c in _unpack(codes).tolist()]
+
+
+def _optional(values: list, internal: np.ndarray, fill=-1) -> tuple:
+    """A number that may be None (``fill`` in its place): over the internal nodes alone if
+    every leaf has None, else over all nodes."""
+    only_internal = all(v is None for v, inside in zip(values, internal) if not inside)
+    kept = [v for v, inside in zip(values, internal) if inside or not only_internal]
+    return only_internal, _pack([fill if v is None else v for v in kept])
+
+
+def _unoptional(packed: tuple, internal: np.ndarray, fill=-1) -> list:
+    """The numbers :func:`_optional` packed, None where it held ``fill`` (-1, or NaN)."""
+    only_internal, values = packed
+    values = [None if v == fill or v != v else v for v in _unpack(values).tolist()]
+    if not only_internal:
+        return values
+    out = [None] * len(internal)
+    for i, v in zip(np.flatnonzero(internal).tolist(), values):
+        out[i] = v
+    return out
+
+
+def _sparse(values: list) -> dict:
+    """{position: value} for the values that are not empty (Nones, or ())."""
+    return {i: v for i, v in enumerate(values) if any(part is not None for part in v)}
+
+
+def _summed(values: list, children: list[list[int]], internal: np.ndarray) -> list:
+    """Each internal node's value as the sum of its children's, from the leaves up (pre-order:
+    a node's children come after it); the leaves' as given."""
+    out = list(values)
+    for i in reversed(np.flatnonzero(internal).tolist()):
+        total = out[children[i][0]]
+        for c in children[i][1:]:
+            total = total + out[c]
+        out[i] = total
+    return out
+
+
+def _by_leaves(values: list, children: list[list[int]], internal: np.ndarray) -> tuple:
+    """A node field as the leaves' values alone where every internal node's is its children's
+    sum (bit for bit: whole counts, no row split between branches or kept at a node), else
+    as every node's."""
+    if len({np.shape(v) for v in values}) == 1 and all(_same_bits(np.asarray(a), np.asarray(
+            b)) for a, b in zip(_summed(values, children, internal), values)):
+        return True, [v for v, inside in zip(values, internal) if not inside]
+    return False, values
+
+
+def _from_leaves(only_leaves: bool, values: list, children: list[list[int]],
+                 internal: np.ndarray) -> list:
+    if not only_leaves:
+        return values
+    out, leaf_values = [None] * len(internal), iter(values)
+    for i in np.flatnonzero(~internal).tolist():
+        out[i] = next(leaf_values)
+    return _summed(out, children, internal)
+
+
+#: the prediction is the value (a regressor), or the value divided by the weight, an empty node
+#: taking its parent's (a classifier); else it is stored
+DERIVED_PREDICTION = ("value", "share", None)
+
+
+def _columns(root: Node) -> dict:
+    """The subtree of ``root`` as columns over its nodes in pre-order: which nodes have
+    children and how many (the shape), the numeric fields packed (:func:`_pack`), the names
+    and stop reasons coded, the scores and gains as one array each, the surrogates as columns
+    over all of them; what follows from the rest (the depth below the root, the score, the
+    prediction, an internal node's counts and weight) only where it does not. Restored bit
+    for bit by :func:`_rebuild`."""
+    nodes = list(root.walk())
+    n_children = np.array([len(node.children) for node in nodes])
+    internal, parent, children = _shape(n_children)
+    depth = np.array([node.depth for node in nodes])
+    n_samples = [node.n_samples for node in nodes]
+    weights = np.array([node.weighted_n_samples for node in nodes], dtype=float)
+    values = [node.value for node in nodes]
+    predictions = [node.prediction for node in nodes]
+    how = next(h for h in DERIVED_PREDICTION if h is None or all(
+        _same_bits(p, d) for p, d in zip(predictions, _derive_prediction(h, values, weights,
+                                                                         parent))))
+    only_leaves, n_samples = _by_leaves(n_samples, children, internal)
+    value_leaves, values = _by_leaves(values, children, internal)
+    scored = [i for i, node in enumerate(nodes) if node._scores is not None]
+    gained = [i for i, node in enumerate(nodes) if node._gains is not None]
+    plain_score = all(_same_bits(np.float64(np.nan if node.score is None else node.score),
+                                 np.float64(np.nan if score is None else score))
+                      for node, score in zip(nodes, _chosen_scores(nodes)))
+    surrogates = [s for node in nodes for s in node.surrogates]
+    return dict(
+        shape=(_pack(internal), _pack(n_children[internal])),
+        depth=(int(root.depth), None if (depth[1:] == depth[parent[1:]] + 1).all()
+               else _pack(depth)),
+        n_samples=(only_leaves, _pack(np.array(n_samples, dtype=np.int64))),
+        weighted_n_samples=None if _same_bits(weights, np.array(
+            [node.n_samples for node in nodes], dtype=float)) else _pack(weights),
+        impurity=_pack([node.impurity for node in nodes]),
+        value=(value_leaves, _ragged(values)),
+        prediction=(how, _ragged(predictions) if how is None else None),
+        feature=_coded([(node.feature, node.feature_index) for node in nodes]),
+        threshold=_optional([node.threshold for node in nodes], internal, np.nan),
+        score=None if plain_score else _optional([node.score for node in nodes], internal,
+                                                 np.nan),
+        branch_fractions=_ragged([node.branch_fractions for node in nodes],
+                                 np.where(internal, n_children, -1)),
+        categories=_sparse([(node.category_sets, node.branch_of_code) for node in nodes]),
+        missing_branch=_optional([node.missing_branch for node in nodes], internal),
+        majority_branch=_optional([node.majority_branch for node in nodes], internal),
+        larger_branch=_optional([node.larger_branch for node in nodes], internal),
+        shortlist_ties=_coded([(node.shortlist, node.ties) for node in nodes]),
+        stop_reason=_coded([node.stop_reason for node in nodes]),
+        names=(_pack(np.array(scored, dtype=np.int64)),
+               _coded([nodes[i]._names for i in scored])),
+        scores=_pack(np.concatenate([nodes[i]._scores for i in scored] or [np.zeros(0)])),
+        gains=(_pack(np.array(gained, dtype=np.int64)),
+               _pack(np.concatenate([nodes[i]._gains for i in gained] or [np.zeros(0)]))),
+        surrogates=_surrogate_columns(surrogates, [len(node.surrogates) for node in nodes]),
+    )
+
+
+def _chosen_scores(nodes: list[Node]) -> list[float | None]:
+    """Each node's score as its scores give it: that of its tested attribute (None for a leaf
+    or a node without scores)."""
+    return [None if node._scores is None or node.feature_index is None
+            else float(node._scores[node.feature_index]) for node in nodes]
+
+
+def _shape(n_children: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[list[int]]]:
+    """Given each node's number of children in pre-order: which nodes are internal, each
+    node's parent (-1 for the root) and children."""
+    parent, open_nodes, left = np.full(len(n_children), -1), [], n_children.tolist()
+    children = [[] for _ in left]
+    for i, count in enumerate(left):
+        if open_nodes:
+            parent[i] = p = open_nodes[-1]
+            children[p].append(i)
+            left[p] -= 1
+            if left[p] == 0:
+                open_nodes.pop()
+        if count:
+            open_nodes.append(i)
+    return n_children > 0, parent, children
+
+
+def _derive_prediction(how: str, values: list, weights: np.ndarray, parent: np.ndarray) -> list:
+    """The predictions that follow from the values, as ``how`` (DERIVED_PREDICTION) says."""
+    if how == "value":
+        return values
+    predictions = []
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i, (value, weight) in enumerate(zip(values, weights.tolist())):
+            empty = weight == 0 and i > 0
+            predictions.append(predictions[parent[i]] if empty else value / weight)
+    return predictions
+
+
+def _surrogate_columns(surrogates: list, counts: list[int]) -> dict:
+    return dict(
+        counts=_pack(np.array(counts, dtype=np.int64)),
+        feature=_coded([(s.feature, s.feature_index, s.reverse) for s in surrogates]),
+        agreement=_pack(np.array([s.agreement for s in surrogates], dtype=float)),
+        adjusted_agreement=_pack(np.array([s.adjusted_agreement for s in surrogates],
+                                          dtype=float)),
+        threshold=_pack(np.array([np.nan if s.threshold is None else s.threshold
+                                  for s in surrogates], dtype=float)),
+        categories=_sparse([(s.category_sets, s.branch_of_code) for s in surrogates]))
+
+
+def _rebuild_surrogates(columns: dict) -> list[tuple]:
+    """Each node's surrogates, from :func:`_surrogate_columns`."""
+    features = _decoded(columns["feature"])
+    agreement = _unpack(columns["agreement"]).tolist()
+    adjusted = _unpack(columns["adjusted_agreement"]).tolist()
+    threshold = _unpack(columns["threshold"]).tolist()
+    categories = columns["categories"]
+    made = [Surrogate(name, index, agreement[k], adjusted[k],
+                      None if threshold[k] != threshold[k] else threshold[k], reverse,
+                      *categories.get(k, (None, None)))
+            for k, (name, index, reverse) in enumerate(features)]
+    counts = _unpack(columns["counts"]).tolist()
+    return [tuple(made[end - count:end]) for count, end in zip(counts, np.cumsum(counts))]
+
+
+def _rebuild(columns: dict) -> Node:
+    """The root of the subtree that :func:`_columns` wrote."""
+    internal = _unpack(columns["shape"][0])
+    n_children = np.zeros(len(internal), np.int64)
+    n_children[internal] = _unpack(columns["shape"][1])
+    internal, parent, children = _shape(n_children)
+    root_depth, depths = columns["depth"]
+    if depths is None:
+        depth = np.full(len(internal), root_depth)
+        for i in range(1, len(depth)):
+            depth[i] = depth[parent[i]] + 1
+        depths = depth.tolist()
+    else:
+        depths = _unpack(depths).tolist()
+    only_leaves, n_samples = columns["n_samples"]
+    n_samples = _from_leaves(only_leaves, _unpack(n_samples).tolist(), children, internal)
+    weights = np.array(n_samples, dtype=float) if columns["weighted_n_samples"] is None \
+        else _unpack(columns["weighted_n_samples"])
+    value_leaves, values = columns["value"]
+    values = _from_leaves(value_leaves, _unragged(values), children, internal)
+    how, stored = columns["prediction"]
+    predictions = (_unragged(stored) if how is None
+                   else _derive_prediction(how, values, weights, parent))
+    features = _decoded(columns["feature"])
+    threshold = _unoptional(columns["threshold"], internal, np.nan)
+    fractions = _unragged(columns["branch_fractions"], np.where(internal, n_children, -1))
+    missing, majority, larger = (_unoptional(columns[name], internal) for name in
+                                 ("missing_branch", "majority_branch", "larger_branch"))
+    surrogates = _rebuild_surrogates(columns["surrogates"])
+    categories = columns["categories"]
+    reasons, labels = _decoded(columns["stop_reason"]), _decoded(columns["shortlist_ties"])
+    impurity = _unpack(columns["impurity"]).tolist()
+    nodes = []
+    for i, (n, w) in enumerate(zip(n_samples, weights.tolist())):
+        sets, codes = categories.get(i, (None, None))
+        nodes.append(Node(
+            value=values[i], prediction=predictions[i], n_samples=n, weighted_n_samples=w,
+            impurity=impurity[i], depth=depths[i], feature=features[i][0],
+            feature_index=features[i][1], threshold=threshold[i], category_sets=sets,
+            branch_fractions=fractions[i], shortlist=labels[i][0], ties=labels[i][1],
+            stop_reason=reasons[i], branch_of_code=codes, missing_branch=missing[i],
+            surrogates=surrogates[i], majority_branch=majority[i], larger_branch=larger[i]))
+    scored, names = columns["names"]
+    flat_scores, start = _unpack(columns["scores"]), 0
+    for i, node_names in zip(_unpack(scored).tolist(), _decoded(names)):
+        nodes[i]._names = node_names
+        nodes[i]._scores = flat_scores[start:start + len(node_names)]
+        start += len(node_names)
+    gained, flat_gains = (_unpack(part) for part in columns["gains"])
+    start = 0
+    for i in gained.tolist():
+        nodes[i]._gains = flat_gains[start:start + len(nodes[i]._names)]
+        start += len(nodes[i]._names)
+    scores = (_chosen_scores(nodes) if columns["score"] is None
+              else _unoptional(columns["score"], internal, np.nan))
+    for node, score in zip(nodes, scores):
+        node.score = score
+    for i in range(1, len(nodes)):
+        nodes[parent[i]].children.append(nodes[i])
     return nodes[0]
 
 
@@ -233,11 +568,31 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
 def most_probable(proba: np.ndarray) -> np.ndarray:
     """Each row's most probable class (its column in ``proba``): the first of those within
     round-off (1e-9) of the largest, so that a tie is a tie however the sum was ordered."""
-    largest = proba.max(axis=1, keepdims=True)
-    return np.argmax(proba >= largest - 1e-9, axis=1)
+    by_class = np.ascontiguousarray(proba.T)  # a row per class: passes along, not across, rows
+    near = by_class.max(axis=0) - 1e-9
+    best = np.full(len(proba), len(by_class) - 1)
+    for k in range(len(by_class) - 2, -1, -1):  # of the classes near the largest, the first
+        best[by_class[k] >= near] = k
+    return best
 
 
 # ------------------------------------------------------------------ editing a tree
+def copy_tree(root: Node) -> Node:
+    """A copy of the tree below ``root`` to edit: new nodes, sharing their values (arrays,
+    tuples) with the original's. An edit rebinds a node's attributes (:func:`make_leaf`,
+    :func:`raise_branch`, the statistics error-based pruning hands down again) and changes no
+    value in place, so the original stays as it was; ``copy.deepcopy`` would copy every value
+    of every node one by one."""
+    nodes = list(root.walk())
+    copies = [Node.__new__(Node) for _ in nodes]
+    index = {id(node): i for i, node in enumerate(nodes)}
+    for node, twin in zip(nodes, copies):
+        for name in Node.__slots__:
+            setattr(twin, name, getattr(node, name))
+        twin.children = [copies[index[id(child)]] for child in node.children]
+    return copies[0]
+
+
 def make_leaf(node: Node, reason: str) -> None:
     """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
     and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
@@ -317,66 +672,71 @@ class Layout:
         if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
             raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
                              f"{predict_missing!r}")
-        (nodes, threshold, codes, n_children, fractions, missing_child, frequent_child,
-         values, surrogates, surrogate_table, surrogate_threshold) = self._arrays
+        (feature, first_child, code_start, threshold, codes, n_children, fractions,
+         missing_child, frequent_child, values, surrogates, surrogate_table,
+         surrogate_threshold) = self._arrays
         detour = frequent_child if predict_missing == "most_frequent" else missing_child
         X = np.ascontiguousarray(X, dtype=float)
         return pick(kernels.predict_rows, X.size)(
-            X, nodes, threshold, codes, n_children, fractions, detour, predict_missing == "stop",
-            values, surrogates, surrogate_table, surrogate_threshold)
+            X, feature, first_child, code_start, threshold, codes, n_children, fractions, detour,
+            predict_missing == "stop", values, surrogates, surrogate_table, surrogate_threshold)
 
 
 def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
-    """The tree as arrays over its nodes in breadth-first order (the children of a node are
-    consecutive): per node, in one table (what the way down reads, side by side in memory), the
-    tested feature (-1 for a leaf), the first child, and where its category-to-branch map starts
-    and ends in the concatenated maps; then the thresholds, the maps, the numbers of children,
-    each node's branch fraction, the branch a missing value takes (the missing-value branch,
-    else the larger child, or -1), the same with the most frequent branch in place of -1,
-    each node's prediction; and the surrogate splits: per node where its run starts and ends,
-    per surrogate its feature, whether reversed, where its category map starts and ends, and
-    its threshold. One pass over the nodes."""
-    nodes, first_child, fractions = [root], [], [[1.0]]
-    feature, threshold, n_children, maps, code_bounds = [], [], [], [], []
+    """The tree as arrays over its nodes, numbered depth first with the children of a node
+    consecutive (a node's children, then the first child's subtree, then the second's, ...), so
+    that a row's way down, and the subtree a spread row visits, lie close together in memory.
+    Per node: the tested feature (-1 for a leaf), the first child, where its category-to-branch
+    map starts in the concatenated maps, the threshold (NaN for a split on categories); then
+    the maps, the numbers of children, each node's branch fraction, the branch a missing value
+    takes (the missing-value branch, else the larger child, or -1), the same with the most
+    frequent branch in place of -1, each node's prediction; and the surrogate splits: per node
+    where its run starts and ends, per surrogate its feature, whether reversed and where its
+    category map starts, and its threshold (NaN for categories)."""
+    nodes, first_child, stack = [root], [0], [0]
+    while stack:  # number the nodes: a node's children get the next numbers when it is reached
+        k = stack.pop()
+        first_child[k] = len(nodes)
+        children = nodes[k].children
+        nodes.extend(children)
+        first_child.extend([0] * len(children))
+        stack.extend(range(len(nodes) - 1, len(nodes) - 1 - len(children), -1))
+    fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
+    feature, threshold, n_children, maps, code_start = [], [], [], [], []
     missing_child, frequent_child = [], []
     surrogates, surrogate_table, surrogate_threshold = [0], [], []
     offset = 0  # where the next category map starts in the concatenated maps
 
-    def add_map(branch_of_code) -> tuple[int, int]:
+    def add_map(branch_of_code) -> int:
         nonlocal offset
-        if branch_of_code is None:
-            return offset, offset
-        maps.append(np.asarray(branch_of_code, dtype=np.int64))
-        offset += len(maps[-1])
-        return offset - len(maps[-1]), offset
+        start = offset
+        if branch_of_code is not None:
+            maps.append(np.asarray(branch_of_code, dtype=np.int64))
+            offset += len(maps[-1])
+        return start
 
-    for node in nodes:  # breadth first: the list grows while it is read
-        first_child.append(len(nodes))
-        nodes.extend(node.children)
+    for k, node in enumerate(nodes):
         n_children.append(len(node.children))
         feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
-        code_bounds.append(add_map(node.branch_of_code))
+        code_start.append(add_map(node.branch_of_code))
         detour = node.larger_branch if node.missing_branch is None else node.missing_branch
         missing_child.append(-1 if detour is None or not node.children else detour)
         frequent_child.append(missing_child[-1] if detour is not None or not node.children
                               else most_frequent_branch(node.branch_fractions))
         if node.children:
-            fractions.append(node.branch_fractions)
+            fractions[first_child[k]:first_child[k] + len(node.children)] = node.branch_fractions
         for surrogate in node.surrogates if node.children else ():
             surrogate_table.append((surrogate.feature_index, int(surrogate.reverse),
-                                    *add_map(surrogate.branch_of_code)))
+                                    add_map(surrogate.branch_of_code)))
             surrogate_threshold.append(np.nan if surrogate.threshold is None
                                        else surrogate.threshold)
         surrogates.append(len(surrogate_table))
-    first_child, n_children = np.array(first_child), np.array(n_children)
-    fractions, missing_child = np.concatenate(fractions), np.array(missing_child)
-    table = np.column_stack([np.array(feature), first_child, np.array(code_bounds)])
     runs = np.array(surrogates)
-    return (table, np.array(threshold, dtype=float),
-            np.concatenate([np.zeros(0, np.int64)] + maps), n_children, fractions,
-            missing_child, np.array(frequent_child),
+    return (np.array(feature), np.array(first_child), np.array(code_start),
+            np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
+            np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
             np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
             np.column_stack([runs[:-1], runs[1:]]),
-            np.array(surrogate_table, dtype=np.int64).reshape(-1, 4),
+            np.array(surrogate_table, dtype=np.int64).reshape(-1, 3),
             np.array(surrogate_threshold, dtype=float))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
@@ -247,7 +248,8 @@ def test_regression_tree_without_classes():
 
 
 def test_plot_tree_of_a_deep_tree_is_cut_to_a_legible_depth(chain):
-    ax = plot_tree(chain)
+    with pytest.warns(UserWarning, match=r"only \d+ of its 1500 levels fit"):
+        ax = plot_tree(chain)
     width, height = ax.figure.get_size_inches()
     assert width <= MAX_WIDTH and height <= MAX_HEIGHT
     nodes, _ = _boxes(ax)
@@ -288,7 +290,8 @@ def test_too_wide_a_tree_is_drawn_to_the_depth_that_fits():
     model = ID3Classifier(tie_break=["x", "y"]).fit(X, y)
     assert model.tree_.feature == "y"  # 40 leaves: far too wide for a page at 9 pt
     assert plot_tree(model, max_depth=1).figure.get_size_inches()[0] > MAX_WIDTH
-    ax = plot_tree(model)  # even depth 1 does not fit: it draws depth 1 (at least the root's
+    with pytest.warns(UserWarning, match="even one level is wider"):
+        ax = plot_tree(model)  # even depth 1 does not fit: it draws depth 1 (the root's
     nodes, _ = _boxes(ax)  # test and its branches), the widest it must
     assert len(nodes) == 41
 
@@ -334,3 +337,112 @@ def test_leaf_table_marks_empty_branches_and_needs_a_fitted_model():
     assert table["stop_reason"].tolist() == ["pure", "pure", "empty"]
     with pytest.raises(NotFittedError):
         dtree.leaf_table(dtree.ID3Classifier())
+
+
+def test_export_graphviz_weather_by_hand():
+    # ID3 on the weather: outlook (5 no, 9 yes) into sunny (3 no, 2 yes; humidity below),
+    # overcast (4 yes) and rainy (2 no, 3 yes; windy below); boxes numbered in pre-order
+    X, y = dtree.datasets.load_arff("weather.nominal", return_X_y=True)
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, y))
+    lines = dot.splitlines()
+    assert lines[0] == "digraph Tree {" and lines[-1] == "}"
+    assert lines[3:-1] == [
+        '0 [label="outlook\\nn = 14\\nvalue = [5, 9]\\nclass = yes"] ;',
+        '0 -> 1 [label="= sunny"] ;', '0 -> 4 [label="= overcast"] ;',
+        '0 -> 5 [label="= rainy"] ;',
+        '1 [label="humidity\\nn = 5\\nvalue = [3, 2]\\nclass = no"] ;',
+        '1 -> 2 [label="= high"] ;', '1 -> 3 [label="= normal"] ;',
+        '2 [label="n = 3\\nvalue = [3, 0]\\nclass = no"] ;',
+        '3 [label="n = 2\\nvalue = [0, 2]\\nclass = yes"] ;',
+        '4 [label="n = 4\\nvalue = [0, 4]\\nclass = yes"] ;',
+        '5 [label="windy\\nn = 5\\nvalue = [2, 3]\\nclass = yes"] ;',
+        '5 -> 6 [label="= TRUE"] ;', '5 -> 7 [label="= FALSE"] ;',
+        '6 [label="n = 2\\nvalue = [2, 0]\\nclass = no"] ;',
+        '7 [label="n = 3\\nvalue = [0, 3]\\nclass = yes"] ;']
+
+
+def test_export_graphviz_depth_fill_and_regression():
+    X, y = dtree.datasets.load_arff("weather.nominal", return_X_y=True)
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, y), max_depth=1, filled=True)
+    # 9 of 14 rows are "yes": opacity (9/14 - 1/2) / (1/2) = 0.286, 73 of 255 = 0x49
+    assert ('0 [label="outlook\\nn = 14\\nvalue = [5, 9]\\nclass = yes", '
+            'fillcolor="#ff7f0e49"]') in dot
+    assert '1 [label="… 2 leaves\\nn = 5\\nvalue = [3, 2]\\nclass = no"' in dot
+    assert dot.count("->") == 3 and "4 [" not in dot
+    regressor = dtree.CARTRegressor(max_depth=1).fit(np.arange(6.0)[:, None],
+                                                     [1, 1, 1, 5, 5, 6.0])
+    dot = dtree.export_graphviz(regressor, filled=True)
+    assert '0 -> 1 [label="<= 2.5"] ;' in dot and '2 [label="n = 3\\nvalue = 5.333"' in dot
+    assert dot.count("fillcolor=\"#ff7f0e00\"") == 1  # the lowest prediction, 1: transparent
+
+
+def test_export_graphviz_escapes_quotes():
+    X = pd.DataFrame({'say "hi"': ["a", "b", "a", "b"]})
+    dot = dtree.export_graphviz(ID3Classifier().fit(X, ["x", "y", "x", "y"]))
+    assert '0 [label="say \\"hi\\"\\n' in dot
+
+
+def _overlapping(ax) -> list[tuple[str, str]]:
+    """Pairs of drawn texts (node boxes and edge labels) whose frames overlap on the canvas."""
+    ax.figure.canvas.draw()
+    frames = [(t.get_text(), t.get_bbox_patch().get_window_extent()) for t in ax.texts]
+    return [(a, b) for i, (a, fa) in enumerate(frames) for b, fb in frames[i + 1:]
+            if fa.x0 < fb.x1 - 0.5 and fb.x0 < fa.x1 - 0.5 and fa.y0 < fb.y1 - 0.5
+            and fb.y0 < fa.y1 - 0.5]
+
+
+def _within(ax) -> bool:
+    """Whether every drawn text lies inside the Axes."""
+    canvas = ax.get_window_extent()
+    frames = [t.get_bbox_patch().get_window_extent() for t in ax.texts]
+    return all(canvas.x0 - 1 <= f.x0 and f.x1 <= canvas.x1 + 1 and canvas.y0 - 1 <= f.y0
+               and f.y1 <= canvas.y1 + 1 for f in frames)
+
+
+@pytest.mark.parametrize("make", [dtree.C45Classifier, dtree.CARTClassifier])
+def test_a_tree_drawn_into_a_given_ax_fits_it_without_overlaps(make):
+    X, y = dtree.datasets.load_mushroom(return_X_y=True)
+    model = make().fit(X, y)
+    fig = plt.figure(figsize=(12, 5))
+    ax = fig.add_axes((0, 0, 1, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the whole tree fits, with smaller text: no warning
+        plot_tree(model, ax=ax)
+    nodes, _ = _boxes(ax)
+    assert len(nodes) == len(list(model.tree_.walk()))
+    assert dtree.plot.MIN_FONTSIZE <= min(t.get_fontsize() for t in ax.texts) < 9
+    assert _overlapping(ax) == [] and _within(ax)
+    plt.close(fig)
+
+
+def test_a_tree_too_large_for_the_ax_is_folded_with_a_warning():
+    X, y = dtree.datasets.load_mushroom(return_X_y=True)
+    model = ID3Classifier(missing="fractional").fit(X, y)  # 33 leaves, 4 levels
+    fig = plt.figure(figsize=(12, 5))
+    ax = fig.add_axes((0, 0, 1, 1))
+    with pytest.warns(UserWarning, match="only [1-3] of its 4 levels fit"):
+        plot_tree(model, ax=ax)
+    assert any(t.get_text().startswith("…") for t in ax.texts)
+    assert _overlapping(ax) == [] and _within(ax)
+    plt.close(fig)
+
+
+def test_long_category_sets_are_wrapped_and_cut():
+    label = dtree.plot._edge_label("in {" + ", ".join(f"country-{i}" for i in range(30)) + "}")
+    lines = label.split("\n")
+    assert len(lines) == dtree.plot.LABEL_LINES
+    assert all(len(line) <= dtree.plot.LABEL_WIDTH + 12 for line in lines)
+    shown = label.count("country-")
+    assert lines[-1].endswith(f"… +{30 - shown}}}") and 0 < shown < 30
+    assert dtree.plot._edge_label("in {a, b}") == "in {a, b}"
+    assert dtree.plot._edge_label("= slightly blurry") == "slightly blurry"
+
+
+def test_filled_and_proportion(wm20):
+    model = ID3Classifier().fit(*wm20)
+    fig, ax = plt.subplots(figsize=(10, 5))
+    nodes, _ = _boxes(plot_tree(model, ax=ax, filled=True, proportion=True))
+    root = next(t for t in nodes if t.get_text() == "texture?\nn = 17")
+    assert root.get_bbox_patch().get_facecolor()[:3] != (1.0, 1.0, 1.0)  # coloured: majority
+    assert "yes\nno: 0.00\nyes: 1.00" in [t.get_text() for t in nodes]
+    plt.close("all")

@@ -9,24 +9,42 @@ off by pandas ("..."), an object repr, MyST syntax that was not rendered, a visi
 longer than ``MAX_CODE`` characters (cell outputs are not code), and a figure with a transparent
 background (unreadable in dark mode). Code folded away (cells tagged
 hide-input or hide-cell, dropdown solutions) is not visible until the reader asks for it, so it
-is not measured.
+is not measured. No page may load a script or stylesheet from the web: MathJax and the widget
+scripts come from the book's own _static.
+
+Then one headless Chromium, offline, opens every page (25 s for the whole book on 2 cores) and
+reports what a reader's browser makes of it (``tasks._Chromium.check``): MathJax loaded, every
+formula typeset (no ``mjx-merror``, no undefined macro), no raw ``\\(``, ``\\[``, ``$$`` in the
+visible text nor TeX commands in prose, every embedded widget drawn from its saved state, nothing
+asked of the network. Without Chromium these tests skip, giving the apt command, or fail where
+``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import importlib.util
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
+import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
 from bs4 import BeautifulSoup, Tag
 from PIL import Image
+from references import reference_mark
 
 ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("tasks", ROOT / "tasks.py")
+tasks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tasks)
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
 MAX_CODE = 90
 REPRS = ("<Figure size", "object at 0x", "np.float64(", "np.int64(", "np.str_(", "np.True_",
@@ -55,6 +73,7 @@ def book():
     given = os.environ.get("DTREE_BOOK_OUTPUT")
     output = Path(given) if given else Path(tempfile.mkdtemp(prefix="dtree-book-"))
     shutil.rmtree(output / "_build", ignore_errors=True)  # a fresh build reports every warning
+    tasks.ensure_static_js()  # MathJax and the widget scripts, fetched once
     run = subprocess.run(
         [str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", str(output),
          "-n", "-W", "--keep-going"],
@@ -129,17 +148,80 @@ def test_page_reads_well(book, page):
     assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
 
 
-def test_mathjax_is_served_by_the_book(book):
-    # formulas typeset without a network: MathJax comes from the book's own _static (unpacked by
-    # tasks.py), and no page loads it from anywhere else
-    assert (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").exists()
+def remote_assets(page: str) -> list[str]:
+    """The scripts and stylesheets an HTML page takes from the web rather than from the book."""
+    soup = BeautifulSoup(page, "html.parser")
+    urls = [tag["src"] for tag in soup.select("script[src]")] + [
+        tag["href"] for tag in soup.select('link[href][rel~="stylesheet"], link[href][as]')]
+    return [url for url in urls if re.match(r"(https?:)?//", url, re.I)]
+
+
+def test_scripts_are_served_by_the_book(book):
+    # formulas typeset and chapter 11's widget draws without a network: MathJax, require.js
+    # and the widget manager come from the book's own _static (tasks.py fetches them)
+    static = book[2] / "_static"
+    for script in ("mathjax/tex-mml-chtml.js", "requirejs/require.js", "ipywidgets/embed-amd.js"):
+        assert (static / script).is_file(), f"_static/{script} is missing from the build"
+    scripts = {}
     for page in PAGES:
-        sources = re.findall(r'<script[^>]*src="([^"]*mathjax[^"]*)"',
-                             (book[2] / f"{page}.html").read_text(encoding="utf-8"), re.I)
-        assert all("_static/mathjax/" in src and "//" not in src for src in sources), (
-            page, sources)
-    chapter = (book[2] / "book" / "03_impurity.html").read_text(encoding="utf-8")
-    assert "_static/mathjax/tex-mml-chtml.js" in chapter
+        text = (book[2] / f"{page}.html").read_text(encoding="utf-8")
+        assert not remote_assets(text), (page, remote_assets(text))
+        scripts[page] = re.findall(r'<script[^>]*src="([^"?]*)', text)
+        # one MathJax, ours (jupyter-book would add every .js file of the book's _static)
+        mathjax = [src for src in scripts[page] if "mathjax" in src.lower()]
+        assert mathjax in ([], ["../_static/mathjax/tex-mml-chtml.js"],
+                           ["_static/mathjax/tex-mml-chtml.js"]), (page, mathjax)
+    assert "../_static/mathjax/tex-mml-chtml.js" in scripts["book/03_impurity"]
+    assert {"../_static/requirejs/require.js", "../_static/ipywidgets/embed-amd.js"} <= set(
+        scripts["book/11_pessimistic_pruning"])
+
+
+# ------------------------------------------------------------- in a browser
+requires_chromium = reference_mark("Chromium", shutil.which(tasks.CHROMIUM) is not None,
+                                   "apt-get install chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium that cannot reach the network (tasks._Chromium)."""
+    with tempfile.TemporaryDirectory() as profile:
+        chromium = tasks._Chromium(profile, offline=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="session")
+def browsed(book, browser):
+    """Every page of the book as the browser saw it: page -> tasks._Chromium.check's report."""
+    return {page: browser.check((book[2] / f"{page}.html").as_uri()) for page in PAGES}
+
+
+def browser_problems(seen: dict, has_math: bool) -> list[str]:
+    """What went wrong in a browser's report on one page, one line each."""
+    found = [] if seen["mathjax"] or not has_math else ["MathJax did not start"]
+    found += [f"formula not typeset: {error}" for error in seen["errors"]]
+    found += [f"{seen['merror']} mjx-merror element(s)"] if seen["merror"] else []
+    found += [f"raw TeX: {text!r}" for text in seen["raw"]]
+    if seen["drawn"] != seen["widgets"]:
+        found.append(f"{seen['drawn']} of {seen['widgets']} widget(s) drawn")
+    return found + [f"asked the network for {url}" for url in seen["remote"]]
+
+
+@requires_chromium
+@pytest.mark.parametrize("page", PAGES)
+def test_page_in_a_browser(book, browsed, page):
+    has_math = 'class="math' in (book[2] / f"{page}.html").read_text(encoding="utf-8")
+    found = browser_problems(browsed[page], has_math)
+    assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
+    assert browsed[page]["formulas"] or not has_math
+
+
+@requires_chromium
+def test_chapter_11_widget_draws_offline(browsed):
+    seen = browsed["book/11_pessimistic_pruning"]
+    assert seen["widgets"] >= 1 and seen["drawn"] == seen["widgets"] and not seen["remote"]
 
 
 # ------------------------------------------------------------- the checks can fail
@@ -187,3 +269,69 @@ def test_transparent_figure_is_found(tmp_path):
     page.write_text(_page('<div class="cell_output"><img src="clear.png"/><img src="white.png"/>'
                           "</div>"), encoding="utf-8")
     assert transparent_figures(page) == ["figure with a transparent background: clear.png"]
+
+
+def test_remote_assets_are_found():
+    page = ('<script src="../_static/mathjax/tex-mml-chtml.js"></script>'
+            '<script src="https://cdn.jsdelivr.net/npm/x/embed-amd.js"></script>'
+            '<script src="//cdnjs.cloudflare.com/require.min.js"></script>'
+            '<link rel="stylesheet" href="HTTP://fonts.example/a.css">'
+            '<link rel="preload" as="font" href="../_static/a.woff2">'
+            '<a href="https://github.com/dtree-book/dtree">repository</a>')
+    assert remote_assets(page) == ["https://cdn.jsdelivr.net/npm/x/embed-amd.js",
+                                   "//cdnjs.cloudflare.com/require.min.js",
+                                   "HTTP://fonts.example/a.css"]
+
+
+@requires_chromium
+def test_browser_finds_each_problem(book, browser, tmp_path):
+    # a page with one of each fault, typeset by the book's MathJax
+    mathjax = (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").as_uri()
+    page = tmp_path / "faults.html"
+    page.write_text(
+        f'<html><head><script src="{mathjax}"></script>'
+        '<script src="https://cdn.example.invalid/embed-amd.js"></script></head><body>'
+        r"<p>fine \(x^2\), an error \(\frac{1}\), unknown \(\gini\), unclosed \(x</p>"
+        r"<p>Choosing \alpha by cross-validation</p><pre>print('\n')</pre>"
+        '<script type="application/vnd.jupyter.widget-view+json">{}</script></body></html>',
+        encoding="utf-8")
+    seen = browser.check(page.as_uri())
+    assert seen["formulas"] == 3
+    found = browser_problems(seen, has_math=True)
+    raw = [line for line in found if line.startswith("raw TeX: ")]
+    assert [line for line in found if line not in raw] == [
+        "formula not typeset: \\frac{1}: Missing argument for \\frac",
+        "formula not typeset: \\gini: undefined \\gini",
+        "1 mjx-merror element(s)",
+        "0 of 1 widget(s) drawn",
+        "asked the network for https://cdn.example.invalid/embed-amd.js"]
+    # the unclosed delimiter in the visible text, the command in prose (not the one in code)
+    assert len(raw) == 2 and "unclosed \\\\(x" in raw[0]
+    assert raw[1] == "raw TeX: 'Choosing \\\\alpha by cross-validation'"
+    assert browser_problems(browser.check((book[2] / "book" / "03_impurity.html").as_uri()),
+                            has_math=True) == []
+
+
+def test_static_js_is_unpacked_only_when_its_sha512_matches(tmp_path, monkeypatch):
+    # a fake npm tarball, "downloaded" without a network
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name in ("package/dist/embed-amd.js", "package/dist/embed.js.map", "package/x.js"):
+            info = tarfile.TarInfo(name)
+            info.size = len(name)
+            archive.addfile(info, io.BytesIO(name.encode()))
+    tarball = buffer.getvalue()
+    monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout: io.BytesIO(tarball))
+    sha512 = base64.b64encode(hashlib.sha512(tarball).digest()).decode()
+    package = ("widgets", "https://registry.example/w-1.0.tgz", sha512, "package/dist/", ("*.js",))
+    monkeypatch.setattr(tasks, "STATIC_JS", (package,))
+    tasks.ensure_static_js(tmp_path)
+    unpacked = tmp_path / "widgets"
+    assert sorted(p.name for p in unpacked.iterdir()) == [".w-1.0.tgz", "embed-amd.js"]
+    assert (unpacked / "embed-amd.js").read_text() == "package/dist/embed-amd.js"
+    shutil.rmtree(unpacked)
+    forged = base64.b64encode(hashlib.sha512(b"another tarball").digest()).decode()
+    monkeypatch.setattr(tasks, "STATIC_JS", ((*package[:2], forged, *package[3:]),))
+    with pytest.raises(SystemExit, match="does not match its sha512"):
+        tasks.ensure_static_js(tmp_path)
+    assert not unpacked.exists()

@@ -9,6 +9,7 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+from jit import run_script
 from references import load_kyphosis, requires_rpart, rpart
 from sklearn import datasets as skdata
 from sklearn.base import clone
@@ -354,3 +355,34 @@ def test_bad_pruning_parameters(credit):
             C45Classifier(pruning="reduced_error").set_params(**params).fit(X, y)
     with pytest.raises(ValueError, match="choose one"):
         C45Classifier.j48().fit(X, y, validation_data=(X, y))
+
+
+PLAIN_AND_COMPILED_SCRIPT = """
+import json
+import numpy as np
+from dtree import C45Classifier, CARTClassifier, export_text
+from dtree.datasets import load_arff, load_watermelon
+from dtree.pruning import cost_complexity_path, cost_complexity_steps, prune_error_based
+X, y = load_watermelon("2.0alpha", return_X_y=True)
+Xc, yc = load_arff("credit-g", return_X_y=True)
+Xc = Xc.mask(np.random.default_rng(0).random(Xc.shape) < 0.05)  # missing cells
+out = []
+for model, X_, y_ in [(CARTClassifier().fit(X, y), X, y), (C45Classifier().fit(X, y), X, y),
+                      (CARTClassifier(min_samples_leaf=3).fit(Xc, yc), Xc, yc),
+                      (C45Classifier.j48().fit(Xc, yc), Xc, yc)]:
+    pruned = prune_error_based(model, X_, y_)
+    path = cost_complexity_path(model, "error")
+    out.append([export_text(pruned), pruned.pruning_log_.values.tolist(),
+                [path.ccp_alphas.tolist(), path.impurities.tolist(), path.n_leaves.tolist()],
+                cost_complexity_steps(model).values.tolist()[:300]])
+print(json.dumps(out))
+"""
+
+
+def test_pruning_kernels_compiled_and_plain_agree():
+    # the largest branch's estimate (missing values spread over the branches, CART's
+    # surrogates) and the weakest-link loop, compiled and as plain Python
+    compiled = run_script(PLAIN_AND_COMPILED_SCRIPT, jit=True)
+    plain = run_script(PLAIN_AND_COMPILED_SCRIPT, jit=False)
+    assert [tree[0] for tree in compiled] == [tree[0] for tree in plain]
+    assert compiled == plain

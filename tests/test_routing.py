@@ -93,6 +93,30 @@ def test_plain_and_compiled_routing_agree(name, pruner, seed):
                                    atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_compiled_kernel_follows_the_plain_rule(name, seed, monkeypatch):
+    # on these few rows predict would run the plain kernel; numba's compiled predict_rows (as
+    # on large data) must send rows the same way on every node type: thresholds, category
+    # maps, a missing-value branch, surrogates, spreading, and each predict_missing
+    monkeypatch.setattr(dtree.jit, "COMPILE_FROM", 0)
+    model, X, y, encoded = pruned_case(name, "none", seed)
+    cart = isinstance(model, CARTClassifier)
+    for strategy in ["stop"] if cart else ["distribute", "most_frequent", "stop"]:
+        np.testing.assert_allclose(Layout(model.tree_).predict(encoded, strategy),
+                                   mixture(model, encoded, strategy), atol=1e-12)
+
+
+def test_most_probable_takes_the_first_class_within_round_off():
+    proba = np.array([[0.2, 0.5, 0.3],  # one largest
+                      [0.4, 0.4, 0.2],  # a tie: the first
+                      [0.3, 0.35 + 1e-10, 0.35 - 1e-10],  # a tie up to round-off
+                      [0.1, 0.45 - 1e-8, 0.45 + 1e-8],  # apart by more than round-off
+                      [1 / 3, 1 / 3, 1 / 3]])
+    np.testing.assert_array_equal(dtree.tree.most_probable(proba), [1, 0, 1, 2, 0])
+    np.testing.assert_array_equal(dtree.tree.most_probable(np.ones((2, 1))), [0, 0])
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("pruner", PRUNERS)
 @pytest.mark.parametrize("name", ESTIMATORS)
@@ -240,7 +264,12 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_, encoded.T,
                                                                      rows),
         dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
+        dtree.tree.copy_tree: lambda: dtree.tree.copy_tree(model.tree_),
         dtree.export_text: lambda: dtree.export_text(model),
+        dtree.export_graphviz: lambda: dtree.export_graphviz(model, filled=True),
+        # (its categorical splits have no scikit-learn layout)
+        dtree.export.tree_arrays: lambda: pytest.raises(ValueError, dtree.export.tree_arrays,
+                                                        model),
         dtree.leaf_table: lambda: dtree.leaf_table(model),
         dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_,
                                                                       model.classes_),

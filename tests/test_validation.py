@@ -5,14 +5,16 @@ parameter checks, weights, and the fast encoding of labels and columns.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import ID3Classifier
-from dtree._validation import (_addresses, _factorize, _is_numeric, as_array, check_integer,
-                               check_number, check_sample_weight, encode_columns, encode_labels,
-                               fit_features, table_columns)
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
+from dtree._validation import (Feature, _addresses, _factorize, _is_numeric, as_array,
+                               check_integer, check_number, check_sample_weight, encode_columns,
+                               encode_labels, fit_features, table_columns)
 from dtree.datasets import load_mushroom
 
 
@@ -51,6 +53,30 @@ def test_check_number_refuses(value, error):
 def test_check_number_open_low_end():
     with pytest.raises(ValueError, match=r"\(0, 1\], got 0"):
         check_number(0, "p", low=0, high=1, low_open=True)
+
+
+@pytest.mark.parametrize("estimator", [ID3Classifier, C45Classifier, CARTClassifier,
+                                       CARTRegressor])
+def test_every_parameter_has_exactly_one_declared_rule(estimator):
+    """The parameter table names every argument of __init__ and nothing else, so a new
+    parameter cannot go unchecked."""
+    assert list(estimator._parameters) != []
+    assert set(estimator._parameters) == set(estimator().get_params())
+
+
+@pytest.mark.parametrize("estimator, name, value, error, message", [
+    (CARTClassifier, "max_surrogates", -1, ValueError, "max_surrogates must be an integer >= 0"),
+    (CARTRegressor, "criterion", "gini", ValueError, "criterion must be one of"),
+    (C45Classifier, "subtree_raising", 1, ValueError, "subtree_raising must be one of (True"),
+    (C45Classifier, "random_state", "seed", ValueError, "cannot be used to seed"),
+    (ID3Classifier, "missing", "branch", ValueError, "missing must be one of ('error'"),
+    (ID3Classifier, "tie_break", 3, TypeError, "tie_break must be 'first' or a list"),
+])
+def test_a_declared_rule_refuses_with_the_parameter_named(estimator, name, value, error,
+                                                          message):
+    X, y = pd.DataFrame({"a": [0, 1, 0, 1]}), [0, 1, 0, 1]
+    with pytest.raises(error, match=re.escape(message)):
+        estimator(**{name: value}).fit(X, y)
 
 
 def test_params_are_checked_at_fit_not_init():
@@ -196,6 +222,22 @@ def test_numeric_columns_with_thresholds():
         encode_columns(table_columns(frame.astype(str))[1], features)
     with pytest.raises(ValueError, match="infinity in column 'x'"):
         encode_columns(table_columns(frame.replace(2.0, np.inf))[1], features)
+
+
+def test_a_numeric_array_at_predict():
+    # a float array is encoded as it is: copied, or (copy=False, for predict) used in place;
+    # infinity is found beside NaN, and large finite values whose sum overflows are kept
+    X = np.array([[0.5, 1e308], [np.nan, 1e308]])  # 1e308 + 1e308 overflows to infinity
+    features = [Feature("x0"), Feature("x1")]
+    _, columns, table = table_columns(X)
+    copied = encode_columns(columns, features, table)
+    assert not np.shares_memory(copied, X)
+    np.testing.assert_array_equal(copied, X)
+    assert encode_columns(columns, features, table, copy=False) is X
+    for bad in ([[np.nan, 1.0], [np.inf, 2.0]], [[1.0, -np.inf], [np.nan, 2.0]]):
+        _, columns, table = table_columns(np.array(bad))
+        with pytest.raises(ValueError, match="infinity in column"):
+            encode_columns(columns, features, table, copy=False)
 
 
 NUMERIC_OR_NOT = {  # column -> is it numeric? (an object column by what it holds, as an array)
