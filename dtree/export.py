@@ -10,7 +10,7 @@ import pandas as pd
 from sklearn.exceptions import NotFittedError
 
 from ._validation import check_integer
-from .tree import Node
+from .tree import Node, most_probable
 
 __all__ = ["export_text", "export_graphviz", "leaf_summary", "leaf_table", "TreeArrays",
            "tree_arrays"]
@@ -32,8 +32,17 @@ def fitted_tree(model) -> Node:
     return root
 
 
-def predicted_class(node: Node, classes: np.ndarray):
-    """The class a node predicts: the most probable (the first in ``classes`` on a tie)."""
+def decision_loss(model) -> np.ndarray | None:
+    """The loss matrix by which ``model`` names a node's class (``CARTClassifier`` with priors
+    or a loss: ``loss_``), or None: the most probable class."""
+    return model.loss_ if getattr(model, "costs_", None) is not None else None
+
+
+def predicted_class(node: Node, classes: np.ndarray, loss: np.ndarray | None = None):
+    """The class a node predicts: the most probable (the first in ``classes`` on a tie), or
+    with a ``loss`` matrix the one of least expected loss, sum_j loss[j, i] p(j|t)."""
+    if loss is not None:
+        return classes[int(most_probable(-(node.prediction @ loss)[None])[0])]
     return classes[int(np.argmax(node.prediction))]
 
 
@@ -42,11 +51,13 @@ def class_counts(node: Node, classes: np.ndarray, sep: str = " ") -> list[str]:
     return [f"{c}{sep}{weight_text(v)}" for c, v in zip(classes, node.value)]
 
 
-def leaf_summary(node: Node, classes: np.ndarray | None) -> str:
-    """'yes (no 0, yes 5)' for a classifier's node, '3.2 (n 7)' for a regressor's."""
+def leaf_summary(node: Node, classes: np.ndarray | None, loss: np.ndarray | None = None
+                 ) -> str:
+    """'yes (no 0, yes 5)' for a classifier's node (its class as ``predicted_class`` says),
+    '3.2 (n 7)' for a regressor's."""
     if classes is None:
         return f"{node.prediction[0]:.4g} (n {weight_text(node.weighted_n_samples)})"
-    label = predicted_class(node, classes)
+    label = predicted_class(node, classes, loss)
     if node.stop_reason == "empty":
         return f"{label} (empty branch: parent's majority)"
     return f"{label} ({', '.join(class_counts(node, classes))})"
@@ -81,7 +92,7 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
-    classes = getattr(model, "classes_", None)
+    classes, loss = getattr(model, "classes_", None), decision_loss(model)
     if target is None:
         target = "value" if classes is None else "class"
     lines: list[str] = []
@@ -94,7 +105,7 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
             continue
         node, indent = item
         if node.is_leaf:
-            lines.append(f"{indent}|--- {target}: {leaf_summary(node, classes)}")
+            lines.append(f"{indent}|--- {target}: {leaf_summary(node, classes, loss)}")
         elif is_stub(node, root, max_depth):
             lines.append(f"{indent}|--- {stub_summary(node)}")
         else:
@@ -121,7 +132,7 @@ def leaf_table(model) -> pd.DataFrame:
     numeric attribute are joined with ", "), then the weighted class counts ("-" for an empty
     branch) or a regressor's weight of rows, the prediction and the stop reason. Indexed 1, 2, ..."""
     root = fitted_tree(model)
-    classes = getattr(model, "classes_", None)
+    classes, loss = getattr(model, "classes_", None), decision_loss(model)
     rows = []
     stack = [(root, {})]
     while stack:
@@ -134,7 +145,7 @@ def leaf_table(model) -> pd.DataFrame:
             else:
                 counts = ", ".join(class_counts(node, classes))
             predicted = (f"{node.prediction[0]:.4g}" if classes is None
-                         else str(predicted_class(node, classes)))
+                         else str(predicted_class(node, classes, loss)))
             rows.append({**path, "counts": counts, "predicts": predicted,
                          "stop_reason": node.stop_reason})
             continue
@@ -163,7 +174,7 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
     prediction within the tree's range."""
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
-    classes = getattr(model, "classes_", None)
+    classes, loss = getattr(model, "classes_", None), decision_loss(model)
     drawn, stack = [], [root]  # the boxes in pre-order: a stub's subtree is not drawn
     while stack:
         node = stack.pop()
@@ -188,7 +199,7 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
         else:
             text.append("value = [" + ", ".join(weight_text(v) for v in node.value) + "]")
             if class_names:
-                text.append(f"class = {predicted_class(node, classes)}")
+                text.append(f"class = {predicted_class(node, classes, loss)}")
         label = "\\n".join(_dot_escape(t) for t in text)
         colour = f', fillcolor="{_fill(node, classes, low, high)}"' if filled else ""
         lines.append(f'{ids[id(node)]} [label="{label}"{colour}] ;')

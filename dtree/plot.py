@@ -10,7 +10,8 @@ folded only below that.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 import textwrap
 import warnings
@@ -22,7 +23,8 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
 from ._validation import check_integer
-from .export import STUB, class_counts, fitted_tree, is_stub, predicted_class, weight_text
+from .export import (STUB, class_counts, decision_loss, fitted_tree, is_stub, predicted_class,
+                     weight_text)
 from .tree import Node
 
 __all__ = ["plot_tree"]
@@ -71,8 +73,8 @@ def _renderer():
     return RendererAgg(1, 1, 100)
 
 
-def _node_text(node: Node, classes: np.ndarray | None, stub: bool,
-               proportion: bool = False) -> str:
+def _node_text(node: Node, stub: bool, classes: np.ndarray | None, proportion: bool = False,
+               loss: np.ndarray | None = None) -> str:
     """'texture?' and n for a test; the class and its counts (one per line) for a leaf, or
     with ``proportion`` its class shares."""
     n = weight_text(node.weighted_n_samples)
@@ -82,7 +84,7 @@ def _node_text(node: Node, classes: np.ndarray | None, stub: bool,
         return f"{node.feature}?\nn = {n}"
     if classes is None:
         return f"{node.prediction[0]:.4g}\nn = {n}"
-    label = predicted_class(node, classes)
+    label = predicted_class(node, classes, loss)
     if node.stop_reason == "empty":
         return f"{label}\n(empty)"
     if len(classes) > 4:
@@ -111,16 +113,16 @@ def _edge_label(label: str) -> str:
     return "\n".join(line.rstrip() for line in lines) + "}"
 
 
-def _visible(root: Node, classes, max_depth: int | None, proportion: bool = False
+def _visible(root: Node, text: Callable[[Node, bool], str], max_depth: int | None
              ) -> list[_Box]:
-    """The boxes to draw, in pre-order (so leaves come left to right); without recursion."""
+    """The boxes to draw, in pre-order (so leaves come left to right), each with ``text(node,
+    stub)``; without recursion."""
     boxes: list[_Box] = []
     stack: list[tuple[Node, int | None, str]] = [(root, None, "")]
     while stack:
         node, parent, label = stack.pop()
         stub = is_stub(node, root, max_depth)
-        boxes.append(_Box(node, parent, label, _node_text(node, classes, stub, proportion),
-                          stub))
+        boxes.append(_Box(node, parent, label, text(node, stub), stub))
         if not node.is_leaf and not stub:
             labels = [_edge_label(lab) for lab in node.branch_labels()]
             stack.extend((child, len(boxes) - 1, lab)
@@ -162,12 +164,12 @@ def _layout(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
     return band[0] + gap, -min(b.y for b in boxes) + box_height / 2 + gap
 
 
-def _fitting_depth(root: Node, classes, fontsize: float, room: tuple[float, float],
-                   proportion: bool = False) -> int | None:
+def _fitting_depth(root: Node, text: Callable[[Node, bool], str], fontsize: float,
+                   room: tuple[float, float]) -> int | None:
     """The largest depth at which the drawing fits in ``room`` (width, height in inches; None:
     all of it; at least 1). A binary search: a deeper drawing is never smaller."""
     def fits(depth: int | None) -> bool:
-        width, height = _layout(_visible(root, classes, depth, proportion), fontsize)
+        width, height = _layout(_visible(root, text, depth), fontsize)
         return width <= room[0] and height <= room[1]
 
     if fits(None):
@@ -179,12 +181,12 @@ def _fitting_depth(root: Node, classes, fontsize: float, room: tuple[float, floa
     return low
 
 
-def _fitting_fontsize(root: Node, classes, fontsize: float, room: tuple[float, float],
-                      proportion: bool = False) -> float | None:
+def _fitting_fontsize(root: Node, text: Callable[[Node, bool], str], fontsize: float,
+                      room: tuple[float, float]) -> float | None:
     """The largest font size, at most ``fontsize`` and at least ``MIN_FONTSIZE``, at which the
     whole tree fits in ``room`` (None if none does); a bisection to a tenth of a point."""
     def fits(size: float) -> bool:
-        width, height = _layout(_visible(root, classes, None, proportion), size)
+        width, height = _layout(_visible(root, text, None), size)
         return width <= room[0] and height <= room[1]
 
     if fits(fontsize):
@@ -232,20 +234,22 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
+    text = partial(_node_text, classes=classes, proportion=proportion,
+                   loss=decision_loss(model))
     if ax is None:
         room = (MAX_WIDTH, MAX_HEIGHT)
     else:
         extent = ax.get_window_extent()
         room = (extent.width / ax.figure.dpi, extent.height / ax.figure.dpi)
     if max_depth is None:
-        fitting = (_fitting_fontsize(root, classes, fontsize, room, proportion)
+        fitting = (_fitting_fontsize(root, text, fontsize, room)
                    if ax is not None else None)
         if fitting is not None:
             fontsize = fitting
         else:
             if ax is not None:
                 fontsize = MIN_FONTSIZE
-            max_depth = _fitting_depth(root, classes, fontsize, room, proportion)
+            max_depth = _fitting_depth(root, text, fontsize, room)
             folded = "" if max_depth is None else (
                 f"only {max_depth} of its {root.height()} levels fit, the rest are folded "
                 "into '…' boxes" if max_depth < root.height() else
@@ -255,7 +259,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
                     f"plot_tree: in {room[0]:.1f} x {room[1]:.1f} inches at {fontsize:g} pt, "
                     f"{folded}. Pass a larger ax or max_depth, or print the whole tree with "
                     "export_text or export_graphviz.", UserWarning, stacklevel=2)
-    boxes = _visible(root, classes, max_depth, proportion)
+    boxes = _visible(root, text, max_depth)
     width, height = _layout(boxes, fontsize)
     if ax is None:
         fig = plt.figure(figsize=(width, height), facecolor="white")

@@ -3,13 +3,14 @@ criterion: worked by hand, the majority rule as their special case, and whole tr
 cptables against R's rpart (``parms = list(prior = ..., loss = ..., split = "information")``)."""
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 from references import assert_same_tree_as_rpart, load_kyphosis, requires_rpart, rpart
 from sklearn.datasets import load_breast_cancer, load_iris
 
-from dtree import CARTClassifier
+from dtree import CARTClassifier, export_graphviz, export_text, leaf_table, plot_tree
 from dtree.pruning import cost_complexity_path, prune_cost_complexity
 
 # x <= 1.5 leaves 3 a and 1 b on the left, 1 a and 3 b on the right
@@ -44,6 +45,17 @@ def test_loss_decides_the_class_by_hand():
     steps = cost_complexity_path(model, cost="error")
     # the whole tree: 1·(1/2)(1/4) + 0.375 = 0.5; the root called a: 1·(1/2) = 0.5
     np.testing.assert_allclose(steps.impurities, [0.5, 0.5], rtol=1e-12)
+
+
+def test_printed_and_drawn_leaves_name_the_class_of_least_loss():
+    # the right leaf holds 1 a and 3 b, but an a called b costs 5: it is an "a" leaf
+    model = CARTClassifier(loss=[[0, 5], [1, 0]]).fit(X, Y)
+    assert export_text(model).splitlines()[-1] == "|   |--- class: a (a 1, b 3)"
+    assert leaf_table(model)["predicts"].tolist() == ["a", "a"]
+    assert 'class = a"' in export_graphviz(model).splitlines()[-2]
+    texts = [t.get_text() for t in plot_tree(model).texts]
+    assert "a\na: 1\nb: 3" in texts
+    plt.close("all")
 
 
 def test_class_shares_and_zero_one_loss_are_the_majority_rule():
