@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (FLAG, AtFit, Feature, Integer, Interval, OneOf, RandomState, Rows,
@@ -780,6 +781,12 @@ class CARTClassifier(_CART, _TreeClassifier):
         priors or a loss, ``ccp_alpha`` (which prunes by impurity) is refused: prune by the
         risk with ``dtree.pruning.prune_cost_complexity(model, alpha, cost="error")``.
 
+    class_weight
+        None, "balanced" or a dict {class label: weight}: each row's sample weight is
+        multiplied by its class's weight, as in scikit-learn ("balanced": n / (K n_j), from the
+        counts of rows, not their weights). Unlike ``priors``, it changes the class counts
+        the tree shows (``value``) and every rule that counts weight.
+
     Attributes
     ----------
     loss_
@@ -790,14 +797,15 @@ class CARTClassifier(_CART, _TreeClassifier):
     """
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy")),
-                   "priors": AtFit(), "loss": AtFit()}  # their shapes: one per class
+                   "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
+                   "class_weight": AtFit()}  # checked by scikit-learn's compute_sample_weight
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
-                 loss: ArrayLike | None = None):
+                 loss: ArrayLike | None = None, class_weight: dict | str | None = None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -809,6 +817,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.missing_penalty = missing_penalty
         self.priors = priors
         self.loss = loss
+        self.class_weight = class_weight
 
     def _split_rules(self, p) -> SplitRules:
         rules = super()._split_rules(p)  # the entropy decrease is the information gain
@@ -838,7 +847,12 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     def _grow(self, X, y, sample_weight):
         """Without priors and loss, the grower's tree; with them, the tree grown on the
-        altered-prior weights, its nodes' values and predictions set as the class says."""
+        altered-prior weights, its nodes' values and predictions set as the class says. A
+        ``class_weight`` multiplies the sample weights first, as in scikit-learn."""
+        if self.class_weight is not None:
+            y = _labels_1d(y)
+            sample_weight = (check_sample_weight(sample_weight, len(y))
+                             * compute_sample_weight(self.class_weight, y))
         if self.priors is None and self.loss is None:
             return super()._grow(X, y, sample_weight)
         y = _labels_1d(y)

@@ -186,3 +186,28 @@ def test_tree_arrays_equal_scikit_learns_tree():
 def test_tree_arrays_refuse_a_multiway_split():
     with pytest.raises(ValueError, match="'x' is not a threshold split"):
         tree_arrays(C45Classifier().fit(*FRACTIONAL))
+
+
+@pytest.mark.parametrize("class_weight", ["balanced", {0: 1.0, 1: 3.0, 2: 0.5}])
+def test_class_weight_as_in_scikit_learn(class_weight):
+    # data on which the trees coincide: with smaller nodes, several attributes often tie
+    # (scikit-learn then draws one at random) or scikit-learn splits a pure node whose Gini
+    # rounds to 5e-16
+    X, y = make_classification(2000, 8, n_informative=5, n_classes=3, weights=[0.6, 0.3, 0.1],
+                               random_state=2)
+    w = np.random.default_rng(0).uniform(0.5, 2, len(y))
+    ours = CARTClassifier(max_depth=4, class_weight=class_weight).fit(X, y, sample_weight=w)
+    theirs = DecisionTreeClassifier(max_depth=4, class_weight=class_weight,
+                                    random_state=0).fit(X, y, sample_weight=w)
+    assert same_structure(ours, theirs)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+    # "balanced": each class weighs n / (K n_j) per row; by hand for the root's class weights
+    if class_weight == "balanced":
+        counts = np.bincount(y)
+        expected = [w[y == k].sum() * len(y) / (3 * counts[k]) for k in range(3)]
+        np.testing.assert_allclose(ours.tree_.value, expected, rtol=1e-12)
+
+
+def test_a_bad_class_weight_is_refused():
+    with pytest.raises(ValueError, match="class_weight"):
+        CARTClassifier(class_weight="even").fit(np.arange(4.0)[:, None], [0, 1, 0, 1])
