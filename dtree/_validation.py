@@ -388,16 +388,23 @@ class Feature:
 
 
 def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndarray]:
-    """Column names (the DataFrame's, else x0, x1, ...), the columns, and X as a DataFrame or
-    2-D array."""
+    """Column names (the DataFrame's, else x0, x1, ...), the columns, and X as a DataFrame,
+    2-D array or (a scipy sparse matrix or array, whose absent entries are zeros) CSC matrix."""
     if isinstance(X, pd.DataFrame):
         names = [str(c) for c in X.columns]
         repeated = sorted(n for n, count in Counter(names).items() if count > 1)
         if repeated:
             raise ValueError(f"X has repeated column names: {repeated}; each column needs its own")
         columns = [column for _, column in X.items()]
+    elif hasattr(X, "tocsc"):  # scipy sparse: read column by column; an absent entry is 0
+        if len(X.shape) != 2:
+            raise ValueError(f"Expected a 2-D X (rows, features), got shape {X.shape}")
+        X = X.tocsc()
+        if np.iscomplexobj(X.data):
+            raise ValueError("Complex data not supported")
+        names = [f"x{j}" for j in range(X.shape[1])]
+        columns = [X[:, [j]].toarray().ravel().astype(float) for j in range(X.shape[1])]
     else:
-        refuse_sparse(X, "X", "a dense array or a DataFrame")
         array = as_array(X)
         if array.ndim != 2:
             raise ValueError(
@@ -406,7 +413,7 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
         if np.iscomplexobj(array):
             raise ValueError("Complex data not supported")
         names, columns, X = [f"x{j}" for j in range(array.shape[1])], list(array.T), array
-    n_rows = len(X)
+    n_rows = X.shape[0]
     if not names:
         raise ValueError(f"0 feature(s) (shape=({n_rows}, 0)) while a minimum of 1 is required.")
     if n_rows == 0:

@@ -123,8 +123,10 @@ class _Tree(BaseEstimator):
         Parameters
         ----------
         X
-            One column per attribute. A pandas categorical column's branches are its declared
-            categories, in their order; any other column's are its distinct values, sorted.
+            One column per attribute: a DataFrame, a 2-D array, or a scipy sparse matrix or
+            array (read column by column; an absent entry is 0, a stored NaN is missing). A
+            pandas categorical column's branches are its declared categories, in their order;
+            any other column's are its distinct values, sorted.
             None and NaN are missing values (refused if ``missing="error"``); infinity is
             refused, here and at predict (it is neither a value nor missing). Every cell must be
             hashable (not a list). A column is numeric if it holds only numbers (a numeric
@@ -316,6 +318,7 @@ class _Tree(BaseEstimator):
         tags.input_tags.allow_nan = self.missing != "error"
         tags.input_tags.string = True
         tags.input_tags.categorical = True
+        tags.input_tags.sparse = True
         return tags
 
 

@@ -113,8 +113,6 @@ ERRORS = [
          error=ValueError, match="infinity in column 'a'"),
     case("-inf in a numeric array", fit, np.array([[1.0], [-np.inf]]), ["y", "n"],
          error=ValueError, match="infinity in column 'x0'"),
-    case("sparse X", fit, scipy.sparse.csr_matrix(np.eye(3)), [0, 1, 2], error=TypeError,
-         match="sparse"),
     *[case(f"sparse y as a {shape} ({estimator.__name__})", estimator().fit,
            np.array([[1.0], [2.0], [3.0]]), sparse, error=TypeError,
            match="y is a sparse matrix, and sparse matrices are not supported")

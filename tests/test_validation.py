@@ -307,3 +307,19 @@ def test_unseen_values_and_missing_values_at_predict():
 def test_addresses_cannot_be_written():
     # a write would corrupt the caller's array of objects
     assert not _addresses(np.array(["a", "b"], dtype=object)).flags.writeable
+
+
+@pytest.mark.parametrize("make", [C45Classifier, CARTClassifier, CARTRegressor])
+@pytest.mark.parametrize("form", ["csr_matrix", "csc_array", "coo_matrix"])
+def test_sparse_x_is_the_dense_matrix_with_zeros(make, form):
+    import scipy.sparse
+    rng = np.random.default_rng(0)
+    X = np.where(rng.random((200, 5)) < 0.6, 0.0, rng.normal(size=(200, 5)))
+    X[3, 1] = np.nan  # stored explicitly: missing, as in a dense array
+    y = (np.nan_to_num(X[:, 0]) + X[:, 2] > 0).astype(int)
+    sparse = getattr(scipy.sparse, form)(X)
+    assert sparse.nnz < X.size
+    ours, dense = make().fit(sparse, y), make().fit(X, y)
+    assert ours.n_features_in_ == 5
+    np.testing.assert_array_equal(ours.predict(sparse), dense.predict(X))
+    np.testing.assert_array_equal(ours.predict(X), dense.predict(X))
