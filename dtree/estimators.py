@@ -646,12 +646,13 @@ class _TreeRegressor(RegressorMixin, _Tree):
 class _CART(_Tree):
     """CART (Breiman et al. 1984): binary splits. What the classifier and the regressor share.
 
-    Not parameters, fixed for CART: no purity rule. With ``missing="surrogate"`` (the default)
-    missing values are handled by surrogate splits. A row that no surrogate can place goes the majority
-    way; where the primary split sent equal weight both ways there is none, and the row stays
-    at the node, as in rpart (``src/nodesplit.c``, ``src/pred_rpart.c``): it takes part in no
-    child while growing, and at predict it gets the node's prediction (``predict_missing =
-    "stop"``). ``missing="learn"`` is scikit-learn's rule instead (see ``CARTClassifier``).
+    Not parameters, fixed for CART: no purity rule. With ``missing="surrogate"`` (the
+    default) missing values are handled by surrogate splits. A row that no surrogate can place
+    goes the majority way; where the primary split sent equal weight both ways there is none,
+    and the row stays at the node, as in rpart (``src/nodesplit.c``, ``src/pred_rpart.c``):
+    it takes part in no child while growing, and at predict it gets the node's prediction
+    (``predict_missing = "stop"``). ``missing="learn"`` is scikit-learn's rule instead (see
+    ``CARTClassifier``).
     """
 
     purity_threshold = 1.0
