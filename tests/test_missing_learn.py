@@ -39,9 +39,10 @@ def gappy_data(seed: int, n: int = 200, regression: bool = False):
 def assert_same_tree(node, tree, i: int = 0) -> list[str]:
     """``node``'s subtree is scikit-learn's ``tree`` from node i: the same tests, thresholds,
     missing sides, weights and leaves. Returns the kinds of split met ("cut" or "is
-    missing", threshold +inf). A node whose class counts are pure is a leaf here; scikit-learn may still split
-    it when its Gini index, rounded, is a few ulp above zero (it stops at <= 2.2e-16), into
-    children that predict the same; such a subtree counts as that leaf."""
+    missing", threshold +inf). A node whose class counts are pure is a leaf here;
+    scikit-learn may still split it when its Gini index, rounded, is a few ulp above zero (it
+    stops at <= 2.2e-16), into children that predict the same; such a subtree counts as that
+    leaf."""
     if node.is_leaf and node.stop_reason == "pure" and tree.impurity[i] < 1e-12:
         return []
     assert node.weighted_n_samples == pytest.approx(tree.weighted_n_node_samples[i], rel=1e-9)
