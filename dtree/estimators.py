@@ -646,23 +646,24 @@ class _TreeRegressor(RegressorMixin, _Tree):
 class _CART(_Tree):
     """CART (Breiman et al. 1984): binary splits. What the classifier and the regressor share.
 
-    Not parameters, fixed for CART: no purity rule, and missing values are handled by surrogate
-    splits (``missing = "surrogate"``). A row that no surrogate can place goes the majority
-    way; where the primary split sent equal weight both ways there is none, and the row stays
-    at the node, as in rpart (``src/nodesplit.c``, ``src/pred_rpart.c``): it takes part in no
-    child while growing, and at predict it gets the node's prediction (``predict_missing =
-    "stop"``).
+    Not parameters, fixed for CART: no purity rule. With ``missing="surrogate"`` (the
+    default) missing values are handled by surrogate splits. A row that no surrogate can place
+    goes the majority way; where the primary split sent equal weight both ways there is none,
+    and the row stays at the node, as in rpart (``src/nodesplit.c``, ``src/pred_rpart.c``):
+    it takes part in no child while growing, and at predict it gets the node's prediction
+    (``predict_missing = "stop"``). ``missing="learn"`` is scikit-learn's rule instead (see
+    ``CARTClassifier``).
     """
 
     purity_threshold = 1.0
-    missing = "surrogate"
     predict_missing = "stop"
     _parameters = {
         **{name: rule for name, rule in _Tree._parameters.items()
            if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
         "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
         "ccp_alpha": Interval(0),
-        "max_surrogates": Integer(0), "missing_penalty": FLAG}
+        "max_surrogates": Integer(0), "missing_penalty": FLAG,
+        "missing": OneOf(("surrogate", "learn"))}
 
     def _stopping_rules(self, p) -> StoppingRules:
         # no purity rule; min_impurity_decrease as in scikit-learn: weighted by W_t / W
@@ -670,8 +671,13 @@ class _CART(_Tree):
                              weighted_decrease=True)
 
     def _split_rules(self, p) -> SplitRules:
+        learn = p.missing == "learn"
+        if learn and p.criterion == "absolute_error":
+            raise ValueError("missing='learn' needs criterion='squared_error': the absolute "
+                             "error's cut search has no missing side")
         return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
-                          max_surrogates=p.max_surrogates, discount_missing=p.missing_penalty)
+                          max_surrogates=None if learn else p.max_surrogates,
+                          discount_missing=p.missing_penalty, learn_missing=learn)
 
     def _post_prune(self, tree: Node, *training) -> None:
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
@@ -756,6 +762,19 @@ class CARTClassifier(_CART, _TreeClassifier):
         True (rpart; seed 004's "penalty"): a split's decrease counts only the rows whose
         value is known, so it is W~/W times the decrease among them. False: the decrease among
         them, undiscounted (CART's first versions, in seed 004's account).
+    missing
+        "surrogate" (rpart, as above) or "learn" (scikit-learn >= 1.3's rule,
+        ``sklearn/tree/_splitter.pyx``): a numeric split is chosen on all the node's rows,
+        those whose tested value is missing sent together to the side where they decrease
+        the impurity more; the node keeps that side (``Node.missing_side``, scikit-learn's
+        ``missing_go_to_left``) and a missing value takes it at predict. Where the node had
+        no missing value at fit, the side is the child with more rows (right on a tie).
+        ``min_samples_leaf`` then counts the missing rows in their side, no surrogates are
+        kept (``max_surrogates`` is ignored) and ``missing_penalty`` has no effect. A
+        categorical column with a missing value is refused at fit (ValueError): the
+        bipartition search has no side for it; a category unseen at fit goes at predict to
+        the child with more rows (none on a tie). On data without ties the tree is
+        scikit-learn's, missing values included.
     tie_break
         How equal decreases are decided: "first" (column order) or a list of feature names.
     priors
@@ -808,7 +827,8 @@ class CARTClassifier(_CART, _TreeClassifier):
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
-                 loss: ArrayLike | None = None, class_weight: dict | str | None = None):
+                 loss: ArrayLike | None = None, class_weight: dict | str | None = None,
+                 missing: str = "surrogate"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -821,6 +841,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.priors = priors
         self.loss = loss
         self.class_weight = class_weight
+        self.missing = missing
 
     def _split_rules(self, p) -> SplitRules:
         rules = super()._split_rules(p)  # the entropy decrease is the information gain
@@ -914,8 +935,8 @@ class CARTRegressor(_CART, _TreeRegressor):
         "squared_error" or "absolute_error".
     others
         ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
-        ``ccp_alpha``, ``max_surrogates``, ``tie_break`` and ``missing_penalty`` as in
-        :class:`CARTClassifier`.
+        ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty`` and ``missing``
+        as in :class:`CARTClassifier` (``missing="learn"`` needs ``"squared_error"``).
     """
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
@@ -924,7 +945,7 @@ class CARTRegressor(_CART, _TreeRegressor):
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
-                 missing_penalty: bool = True):
+                 missing_penalty: bool = True, missing: str = "surrogate"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -934,3 +955,4 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty
+        self.missing = missing

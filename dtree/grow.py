@@ -86,6 +86,12 @@ class SplitRules:
     is missing by the first one that can place it, else the way most rows went.
     ``discount_missing=False`` scores a split by the decrease among the rows whose value is
     known, without multiplying it by their share rho (seed 004's "penalty" switched off).
+
+    ``learn_missing=True`` (CART's ``missing="learn"``, scikit-learn's rule) scores each cut
+    of a numeric attribute with the rows whose value is missing on the better side
+    (:func:`dtree.kernels.learned_cut`); the node keeps that side in ``missing_side`` for
+    prediction. No surrogates; a split on categories sends a missing value (unseen at fit)
+    to the child with more training rows, or none on a tie.
     """
 
     criterion: str = "info_gain"
@@ -96,6 +102,7 @@ class SplitRules:
     binary: bool = False
     max_surrogates: int | None = None
     discount_missing: bool = True
+    learn_missing: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +152,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     """
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
+    if rules.learn_missing:
+        _refuse_missing_categories(X[rows], features)
     data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
@@ -187,6 +196,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 sent[missing] = branches(node, data.XT, rows[missing],
                                          "distribute" if rules.missing_branch else "stop",
                                          at_fit=True)
+        if rules.learn_missing and split.missing_left is not None:
+            node.missing_side = 0 if split.missing_left else 1
+            sent = np.full(len(rows), node.missing_side)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
          child_order) = pick(kernels.partition, len(rows) * len(features))(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
@@ -212,11 +224,22 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
                     own = tuple(part.copy() for part in own)  # once the next child is done
                 work.append((child, *own, is_pure, available))
-        if rules.max_surrogates is not None:
+        if rules.max_surrogates is not None or rules.learn_missing:
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
         _collapse(root)
     return root
+
+
+def _refuse_missing_categories(X: np.ndarray, features: list[Feature]) -> None:
+    """``learn_missing`` learns a side for the missing values of numeric columns only: a
+    categorical column with a missing value is refused (ValueError)."""
+    for j, feature in enumerate(features):
+        if feature.is_categorical and np.isnan(X[:, j]).any():
+            raise ValueError(
+                f"column {feature.name!r} is categorical and has a missing value, but "
+                "missing='learn' learns a side for missing values of numeric columns only; "
+                "use missing='surrogate', or make the gap a category of its own")
 
 
 def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
@@ -279,7 +302,8 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     found = candidate_splits(data, rows, weights, order, available, rules.criterion,
                              min_leaf=rules.min_samples_leaf, j48=rules.j48,
                              missing_branch=rules.missing_branch, binary=rules.binary,
-                             discount_missing=rules.discount_missing)
+                             discount_missing=rules.discount_missing,
+                             learn=rules.learn_missing)
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if found.blocked else
                             "no_gain" if found.penalised else "no_split")

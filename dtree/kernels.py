@@ -227,7 +227,7 @@ def midpoint(lower, upper):
 # ------------------------------------------------------------------------------ split search
 @kernel
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio, min_leaf, j48, missing_branch, binary, discount):
+                     by_ratio, min_leaf, j48, missing_branch, binary, discount, learn=False):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
@@ -244,11 +244,14 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     ``discount``, C4.5's discount of the gain by the known fraction (:func:`gain_divisor`);
     the absolute error's cut search (:func:`absolute_cut_decreases`); and ``binary`` (CART),
     a categorical attribute split in two by the best bipartition of its categories
-    (:func:`_best_bipartition`). Returns, per attribute: gain, split information IV and
+    (:func:`_best_bipartition`); ``learn``, scikit-learn's search that sends the rows with a
+    missing value to the better side of each cut (:func:`learned_cut`). Returns, per
+    attribute: gain, split information IV and
     threshold (NaN for a categorical split) of the best allowed split, the number of branches
     with weight (-1 if J48's cuts gain nothing after its penalty), whether some split is
     allowed and, for a bipartition, each category code's branch (``sides[a, code]``: 0 left,
-    1 right, -1 for a category absent from the node).
+    1 right, -1 for a category absent from the node), and (``learn``) whether the rows with a
+    missing value go left.
     """
     n = len(attrs)
     gain, iv = np.zeros(n), np.zeros(n)
@@ -266,6 +269,7 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     table = np.zeros((most, n_stats))  # categorical workspace: statistics per category
     sizes = np.zeros(most, np.int64)  # and rows per category
     sides = np.full((n, most), -1, np.int64)
+    missing_left = np.zeros(n, np.bool_)
     decrease, left_w = np.empty(len(rows)), np.empty(len(rows))  # numeric workspace, per cut
     for a in range(n):
         column = XT[attrs[a]]
@@ -278,11 +282,15 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
             gain[a], iv[a], n_branches[a], allowed[a] = _categorical(
                 column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes,
                 W, divisor, min_leaf, j48, missing_branch)
+        elif learn:
+            gain[a], threshold[a], n_branches[a], allowed[a], missing_left[a] = learned_cut(
+                column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], total, W,
+                min_leaf)
         else:
             gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _numeric(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], total, W,
                 divisor, min_leaf, by_ratio, j48, missing_branch, not binary, decrease, left_w)
-    return gain, iv, threshold, n_branches, allowed, sides
+    return gain, iv, threshold, n_branches, allowed, sides, missing_left
 
 
 @kernel
@@ -353,6 +361,60 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
         return gain, _cut_information(0.0, known_w, W, branch_weights), np.nan, n_branches, False
     t = midpoint(column[rows[order[k]]], column[rows[order[k + 1]]])
     return gain, _cut_information(left_w[k], known_w, W, branch_weights), t, n_branches, True
+
+
+@kernel
+def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_leaf):
+    """A numeric attribute's best cut when the rows with a missing value go, together, to
+    one side, the side that decreases the impurity more (scikit-learn >= 1.3,
+    ``sklearn/tree/_splitter.pyx``, ``node_split_best``; as in 1.9). The decrease of a cut
+    is W I(D) - W_L I(D_L) - W_R I(D_R) over all the node's rows, the missing ones counted
+    in their side, and so is ``min_leaf``. Cuts are tried in scikit-learn's order, a later
+    one winning only if strictly better: every cut with the missing rows on the right, then
+    "is missing" (all known values left, threshold +inf, the missing rows right), then every
+    cut with them on the left. Without missing rows at the node they go, at predict, to the
+    side with more rows (right on a tie). A column with no known value, or whose known
+    values are all equal and none missing, does not split. Returns gain (decrease / W),
+    threshold, branches with weight (2 or 1), whether a cut is allowed and whether the
+    missing rows go left."""
+    n_known = len(order)  # the rows whose value is missing come last
+    missing = np.zeros(len(total))
+    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
+        n_known -= 1
+        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    n_missing = len(order) - n_known
+    if n_known == 0 or (n_missing == 0 and column[rows[order[0]]] ==
+                        column[rows[order[n_known - 1]]]):
+        return 0.0, np.nan, 1, False, False  # scikit-learn's constant feature
+    before = weighted_impurity(total, impurity)
+    left, right = np.zeros(len(total)), np.zeros(len(total))
+    best, t, best_left = -np.inf, np.nan, False
+    for side in range(2 if n_missing > 0 else 1):  # 0: missing rows right, 1: left
+        for s in range(len(total)):
+            left[s] = missing[s] if side == 1 else 0.0
+        for k in range(n_known - 1):
+            i = order[k]
+            add_row(left, y[rows[i]], w[i], n_classes)
+            if column[rows[i]] == column[rows[order[k + 1]]]:
+                continue
+            n_left = k + 1 + side * n_missing
+            if min(n_left, len(order) - n_left) < min_leaf:
+                continue
+            for s in range(len(total)):
+                right[s] = total[s] - left[s]
+            d = before - weighted_impurity(left, impurity) - weighted_impurity(right, impurity)
+            if d > best:
+                best = d
+                t = midpoint(column[rows[i]], column[rows[order[k + 1]]])
+                best_left = side == 1 if n_missing > 0 else n_left > len(order) - n_left
+        if side == 0 and n_missing > 0 and min(n_known, n_missing) >= min_leaf:
+            d = before - weighted_impurity(total - missing, impurity) - weighted_impurity(
+                missing, impurity)  # "is missing", against the rest
+            if d > best:
+                best, t, best_left = d, np.inf, False
+    if t != t:
+        return 0.0, np.nan, 2, False, False
+    return max(best, 0.0) / W, t, 2, True, best_left
 
 
 # ------------------------------------------------------------------------ the textbook rule

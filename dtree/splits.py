@@ -37,12 +37,14 @@ class Split:
     threshold: ``value <= threshold`` goes to branch 0. A bipartition of a categorical
     attribute (CART) has ``sides``, the branch of each category code (0 or 1; -1 for a category
     absent from the node's rows, which is routed as a missing value). With neither, the split
-    is multiway, one branch per category."""
+    is multiway, one branch per category. ``missing_left``: with ``missing="learn"``, whether
+    the rows whose value is missing go to branch 0 (else branch 1); None otherwise."""
 
     feature: int
     score: float
     threshold: float | None = None
     sides: tuple[int, ...] | None = None
+    missing_left: bool | None = None
 
     @property
     def is_multiway(self) -> bool:
@@ -101,7 +103,8 @@ class Candidates:
     with rows at least ``min_leaf`` of them), in column order: their column indices and names,
     and the score, gain and threshold (NaN for a multiway split) of each one's best split;
     ``blocked`` names the attributes that would split the node but only with a smaller branch,
-    ``penalised`` those whose J48 cuts gain nothing once the penalty is paid.
+    ``penalised`` those whose J48 cuts gain nothing once the penalty is paid, ``missing_left``
+    (``learn``) the side each one sends the rows with a missing value to.
     Plain lists: a node has only a handful of attributes."""
 
     features: list[int]
@@ -112,17 +115,19 @@ class Candidates:
     blocked: list[str]
     penalised: list[str]
     sides: list[tuple[int, ...] | None]
+    missing_left: list[bool] | None = None
 
     def split(self, k: int) -> Split:
         t = self.thresholds[k]
-        return Split(self.features[k], self.scores[k], None if t != t else t, self.sides[k])
+        return Split(self.features[k], self.scores[k], None if t != t else t, self.sides[k],
+                     None if self.missing_left is None or t != t else self.missing_left[k])
 
 
 def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                      order: np.ndarray, attributes: np.ndarray, criterion: str,
                      cut_by_ratio: bool = False, min_leaf: int = 1, j48: bool = False,
                      missing_branch: bool = False, binary: bool = False,
-                     discount_missing: bool = True) -> Candidates:
+                     discount_missing: bool = True, learn: bool = False) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
     ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
 
@@ -134,19 +139,22 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     a branch of their own, and ``binary`` splits a categorical attribute by the best
     bipartition of its categories, CART's (see :func:`dtree.kernels.score_attributes`).
     The gain counts only the rows whose value is known: rho times the decrease among them;
-    without ``discount_missing`` it is that decrease itself.
+    without ``discount_missing`` it is that decrease itself. ``learn`` scores a numeric
+    attribute as scikit-learn does, the rows with a missing value on the better side of each
+    cut (:func:`dtree.kernels.learned_cut`).
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
     search = pick(kernels.score_attributes, len(rows) * len(attributes))
-    gain, iv, threshold, n_branches, allowed, sides = search(
+    gain, iv, threshold, n_branches, allowed, sides, missing_left = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
-        discount_missing)
+        discount_missing, learn)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
     names, columns = data.names, attributes.tolist()
     ok, n_branches = allowed.tolist(), n_branches.tolist()
     score, gain, threshold = score.tolist(), gain.tolist(), threshold.tolist()
+    missing_left = missing_left.tolist() if learn else None
     real, blocked, penalised, features = range(len(columns)), [], [], columns
     if not all(ok):
         real = [a for a, allowed_a in enumerate(ok) if allowed_a]
@@ -155,11 +163,13 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         penalised = [names[j] for j, n in zip(columns, n_branches) if n < 0]
         features = [columns[a] for a in real]
         score, gain, threshold = ([v[a] for a in real] for v in (score, gain, threshold))
+        if learn:
+            missing_left = [missing_left[a] for a in real]
     n_codes = data.n_categories.tolist() if binary else None
     sides = [tuple(sides[a, :n_codes[j]].tolist()) if binary and n_codes[j] else None
              for a, j in zip(real, features)]
     return Candidates(features, [names[j] for j in features], score, gain, threshold, blocked,
-                      penalised, sides)
+                      penalised, sides, missing_left)
 
 
 def _target(y: ArrayLike, criterion: str) -> tuple[np.ndarray, int]:

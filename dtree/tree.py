@@ -44,7 +44,9 @@ class Node:
     the tree grows, to ``majority_branch``, the side where the split sent more of the weight
     whose tested value is known (rpart's ``surrogate.c``), and at prediction to
     ``larger_branch``, the child holding more training rows (rpart's ``pred_rpart.c``); None
-    for a tie, where the row stays at the node. Which branch a row takes is decided in one
+    for a tie, where the row stays at the node. With CART's ``missing="learn"`` (scikit-learn's
+    ``missing_go_to_left``) a threshold node has ``missing_side`` instead, the child that a row
+    whose value is missing takes, at fit and at predict. Which branch a row takes is decided in one
     place, :func:`dtree.tree.branches`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
@@ -81,6 +83,7 @@ class Node:
     surrogates: tuple = ()
     majority_branch: int | None = None
     larger_branch: int | None = None
+    missing_side: int | None = None
     _names: tuple[str, ...] = field(default=(), init=False)
     _scores: np.ndarray | None = field(default=None, init=False)
     _gains: np.ndarray | None = field(default=None, init=False)
@@ -333,6 +336,7 @@ def _columns(root: Node) -> dict:
         missing_branch=_optional([node.missing_branch for node in nodes], internal),
         majority_branch=_optional([node.majority_branch for node in nodes], internal),
         larger_branch=_optional([node.larger_branch for node in nodes], internal),
+        missing_side=_optional([node.missing_side for node in nodes], internal),
         shortlist_ties=_coded([(node.shortlist, node.ties) for node in nodes]),
         stop_reason=_coded([node.stop_reason for node in nodes]),
         names=(_pack(np.array(scored, dtype=np.int64)),
@@ -433,8 +437,8 @@ def _rebuild(columns: dict) -> Node:
     features = _decoded(columns["feature"])
     threshold = _unoptional(columns["threshold"], internal, np.nan)
     fractions = _unragged(columns["branch_fractions"], np.where(internal, n_children, -1))
-    missing, majority, larger = (_unoptional(columns[name], internal) for name in
-                                 ("missing_branch", "majority_branch", "larger_branch"))
+    missing, majority, larger, side = (_unoptional(columns[name], internal) for name in (
+        "missing_branch", "majority_branch", "larger_branch", "missing_side"))
     surrogates = _rebuild_surrogates(columns["surrogates"])
     categories = columns["categories"]
     reasons, labels = _decoded(columns["stop_reason"]), _decoded(columns["shortlist_ties"])
@@ -448,7 +452,8 @@ def _rebuild(columns: dict) -> Node:
             feature_index=features[i][1], threshold=threshold[i], category_sets=sets,
             branch_fractions=fractions[i], shortlist=labels[i][0], ties=labels[i][1],
             stop_reason=reasons[i], branch_of_code=codes, missing_branch=missing[i],
-            surrogates=surrogates[i], majority_branch=majority[i], larger_branch=larger[i]))
+            surrogates=surrogates[i], majority_branch=majority[i], larger_branch=larger[i],
+            missing_side=side[i]))
     scored, names = columns["names"]
     flat_scores, start = _unpack(columns["scores"]), 0
     for i, node_names in zip(_unpack(scored).tolist(), _decoded(names)):
@@ -492,7 +497,8 @@ def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str 
 
     A row goes by its tested value (:func:`value_branches`). Without one (missing, or a category
     with no branch here) it takes the node's missing-value branch if there is one; else the
-    first surrogate split that can place it (CART); else the majority branch (``at_fit``) or the
+    learned side (``missing_side``, CART's ``missing="learn"``); else the first surrogate split
+    that can place it (CART); else the majority branch (``at_fit``) or the
     larger child (at prediction); else, as ``predict_missing`` says, the branch of largest
     training fraction ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993,
     ch. 3) or none: it stays at the node (STAY, "stop"; rpart's rule on a tie)."""
@@ -500,8 +506,8 @@ def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str 
     lost = branch == SPREAD
     if not lost.any():
         return branch
-    if node.missing_branch is not None:
-        branch[lost] = node.missing_branch
+    if node.missing_branch is not None or node.missing_side is not None:
+        branch[lost] = node.missing_side if node.missing_branch is None else node.missing_branch
         return branch
     unplaced = node.majority_branch if at_fit else node.larger_branch
     if unplaced is None:
@@ -602,13 +608,14 @@ def make_leaf(node: Node, reason: str) -> None:
     node.children, node.stop_reason = [], reason
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
-    node.missing_branch = node.majority_branch = node.larger_branch = None
+    node.missing_branch = node.majority_branch = node.larger_branch = node.missing_side = None
     node.surrogates = ()
 
 
 #: what a node's test is made of, taken over whole when a branch is raised into its place
 TEST_FIELDS = ("feature", "feature_index", "threshold", "category_sets", "branch_of_code",
-               "missing_branch", "surrogates", "majority_branch", "larger_branch", "score",
+               "missing_branch", "surrogates", "majority_branch", "larger_branch",
+               "missing_side", "score",
                "children",
                "branch_fractions", "stop_reason")
 
@@ -689,8 +696,9 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     Per node: the tested feature (-1 for a leaf), the first child, where its category-to-branch
     map starts in the concatenated maps, the threshold (NaN for a split on categories); then
     the maps, the numbers of children, each node's branch fraction, the branch a missing value
-    takes (the missing-value branch, else the larger child, or -1), the same with the most
-    frequent branch in place of -1, each node's prediction; and the surrogate splits: per node
+    takes (the missing-value branch, else the learned side, else the larger child, or -1),
+    the same with the most frequent branch in place of -1, each node's prediction; and the
+    surrogate splits: per node
     where its run starts and ends, per surrogate its feature, whether reversed and where its
     category map starts, and its threshold (NaN for categories)."""
     nodes, first_child, stack = [root], [0], [0]
@@ -720,7 +728,8 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
         code_start.append(add_map(node.branch_of_code))
-        detour = node.larger_branch if node.missing_branch is None else node.missing_branch
+        detour = next((b for b in (node.missing_branch, node.missing_side, node.larger_branch)
+                       if b is not None), None)
         missing_child.append(-1 if detour is None or not node.children else detour)
         frequent_child.append(missing_child[-1] if detour is not None or not node.children
                               else most_frequent_branch(node.branch_fractions))

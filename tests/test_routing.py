@@ -42,6 +42,7 @@ ESTIMATORS = {
     "J48": lambda: C45Classifier(variant="j48", min_samples_leaf=2),
     "CART": lambda: CARTClassifier(),
     "CART leaf 3": lambda: CARTClassifier(min_samples_leaf=3, max_surrogates=1),
+    "CART learn": lambda: CARTClassifier(missing="learn"),
 }
 PRUNERS = {
     "none": lambda model, X, y: model,
@@ -56,14 +57,18 @@ def fit(name: str, X, y):
     model = ESTIMATORS[name]()
     if name == "ID3 fractional":  # ID3 reads every column as categories: keep the categorical
         X = X[["colour"]]
+    if name == "CART learn":  # it refuses a missing category: the numeric columns, with gaps
+        X = X[["x1", "x2"]]
     return model.fit(X, y), X
 
 
 def pruned_case(name: str, pruner: str, seed: int):
     """A model fitted on random data and pruned; its X, y, and X as the model encodes it."""
     X, y, encoded = random_data(seed)
+    columns = X.columns
     model, X = fit(name, X, y)
-    return PRUNERS[pruner](model, X, y), X, y, encoded[:, -X.shape[1]:]
+    kept = [columns.get_loc(c) for c in X.columns]
+    return PRUNERS[pruner](model, X, y), X, y, encoded[:, kept]
 
 
 def routing_at_fit(model) -> str:
