@@ -136,9 +136,14 @@ class Node:
 
     def branch_labels(self) -> list[str]:
         """How each branch reads: '<= 0.38', '> 0.38', '= clear', 'in {a, b}', and 'is missing'
-        for the missing-value branch."""
-        if self.threshold is not None:
+        for the missing-value branch; with a learned side for missing values ('<= 0.38 or
+        missing'), and for a split on missingness alone 'is not missing', 'is missing'."""
+        if self.threshold == np.inf and self.missing_side == 1:
+            labels = ["is not missing", "is missing"]
+        elif self.threshold is not None:
             labels = [f"<= {self.threshold:g}", f"> {self.threshold:g}"]
+            if self.missing_side is not None:
+                labels[self.missing_side] += " or missing"
         else:
             labels = [f"= {next(iter(s))}" if len(s) == 1 else
                       "in {" + ", ".join(sorted(map(str, s))) + "}"

@@ -230,3 +230,14 @@ print(json.dumps([[n.feature_index, n.threshold, n.missing_side, n.weighted_n_sa
 
 def test_plain_and_compiled_kernels_grow_the_same_tree():
     assert run_script(LEARN_SCRIPT, jit=True) == run_script(LEARN_SCRIPT, jit=False)
+
+
+def test_branch_labels_say_where_missing_values_go():
+    from dtree import export_text
+    X = np.array([[1.0], [2.0], [np.nan], [np.nan], [3.0], [4.0]])
+    only_missingness = CARTClassifier(missing="learn").fit(X, [0, 0, 1, 1, 0, 0])
+    assert only_missingness.tree_.branch_labels() == ["is not missing", "is missing"]
+    X = np.array([[1.0], [2.0], [np.nan], [5.0], [6.0], [4.0]])
+    cut = CARTClassifier(missing="learn").fit(X, [0, 0, 1, 1, 1, 0])
+    assert cut.tree_.branch_labels() == ["<= 4.5", "> 4.5 or missing"]
+    assert "|--- x0 > 4.5 or missing" in export_text(cut)
