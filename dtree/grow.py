@@ -121,7 +121,8 @@ class StoppingRules:
     ``BestFirstTreeBuilder``: of the nodes that could be split, the one whose split has the
     largest weighted decrease (W_t / W) times its gain goes first (the earliest on a tie), and
     once the tree has ``max_leaf_nodes`` leaves the nodes still waiting become leaves. Without
-    it the tree is grown depth first; both orders give the same tree when no limit is reached.
+    it the tree is grown depth first; both orders give the same tree when the limit is not
+    reached (and no attributes are drawn at random: the draws come in another order).
     """
 
     max_depth: int | None = None
