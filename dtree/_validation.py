@@ -21,7 +21,8 @@ from sklearn.utils import check_random_state
 from .jit import kernel, pick
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
-           "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "Features", "count_features", "TieBreak", "RandomState",
+           "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "Features", "count_features",
+           "TieBreak", "RandomState",
            "check_params", "encode_labels", "encode_attribute", "check_sample_weight",
            "refuse_sparse", "table_columns", "take_rows", "fit_features", "encode_columns"]
 
@@ -144,8 +145,9 @@ class Features:
 
 def count_features(value: int | float | str | None, n_features: int) -> int | None:
     """A :class:`Features` parameter as a number of attributes, as scikit-learn counts it
-    (None stays None, all of them): "sqrt" max(1, floor(sqrt n)), "log2" max(1, floor(log2 n)), a fraction f
-    max(1, floor(f n)), an int as it is (at most n, else a ValueError)."""
+    (None stays None, all of them): "sqrt" max(1, floor(sqrt n)), "log2"
+    max(1, floor(log2 n)), a fraction f max(1, floor(f n)), an int as it is (at most n, else a
+    ValueError)."""
     if value is None:
         return None
     if isinstance(value, str):
