@@ -21,7 +21,8 @@ from sklearn.utils import check_random_state
 from .jit import kernel, pick
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
-           "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "TieBreak", "RandomState",
+           "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "Features", "count_features",
+           "TieBreak", "RandomState",
            "check_params", "encode_labels", "encode_attribute", "check_sample_weight",
            "refuse_sparse", "table_columns", "take_rows", "fit_features", "encode_columns"]
 
@@ -123,6 +124,43 @@ def count_rows(value: int | float, n_rows: int) -> int:
     return value if isinstance(value, int) else int(np.ceil(value * n_rows))
 
 
+@dataclass(frozen=True)
+class Features:
+    """A number of attributes (scikit-learn's ``max_features``): None (all), an int >= 1, a
+    float in (0, 1] (that fraction of them), "sqrt" or "log2" (:func:`count_features`)."""
+
+    def __call__(self, value, name: str) -> int | float | str | None:
+        if value is None or (isinstance(value, str) and value in ("sqrt", "log2")):
+            return value
+        if isinstance(value, Integral) and not isinstance(value, bool):
+            return check_integer(value, name, 1)
+        expected = (f"{name} must be None, an integer >= 1, a fraction in (0, 1], 'sqrt' or "
+                    f"'log2', got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (Real, str)):
+            raise TypeError(expected)
+        if isinstance(value, str) or not 0 < value <= 1:
+            raise ValueError(expected)
+        return float(value)
+
+
+def count_features(value: int | float | str | None, n_features: int) -> int | None:
+    """A :class:`Features` parameter as a number of attributes, as scikit-learn counts it
+    (None stays None, all of them): "sqrt" max(1, floor(sqrt n)), "log2"
+    max(1, floor(log2 n)), a fraction f max(1, floor(f n)), an int as it is (at most n, else a
+    ValueError)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        take = np.sqrt if value == "sqrt" else np.log2
+        return max(1, int(take(n_features)))
+    if isinstance(value, float):
+        return max(1, int(value * n_features))
+    if value > n_features:
+        raise ValueError(f"max_features must be at most the number of features, "
+                         f"{n_features}, got {value}")
+    return value
+
+
 class AtFit:
     """Checked at fit, where what it must match is known (e.g. one entry per class)."""
 
@@ -147,7 +185,10 @@ class RandomState:
     ``check_random_state``); the value itself is kept, so that each fit draws alike."""
 
     def __call__(self, value, name: str):
-        check_random_state(value)
+        try:
+            check_random_state(value)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
         return value
 
 

@@ -25,8 +25,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (FLAG, AtFit, Feature, Integer, Interval, OneOf, RandomState, Rows,
-                          TieBreak, as_array, check_params, check_sample_weight, count_rows,
+from ._validation import (FLAG, AtFit, Feature, Features, Integer, Interval, OneOf,
+                          RandomState, Rows, TieBreak, as_array, check_params,
+                          check_sample_weight, count_features, count_rows,
                           encode_columns, encode_labels, fit_features, refuse_sparse,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
@@ -207,6 +208,8 @@ class _Tree(BaseEstimator):
         for name in ("min_samples_split", "min_samples_leaf"):  # a fraction: of these rows
             if hasattr(p, name):
                 setattr(p, name, count_rows(getattr(p, name), len(targets)))
+        if hasattr(p, "max_features"):  # a name or a fraction: of the columns
+            p.max_features = count_features(p.max_features, len(names))
         stopping, rules = self._stopping_rules(p), self._split_rules(p)
         features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
         self._check_missing(matrix, features, columns)
@@ -663,21 +666,27 @@ class _CART(_Tree):
         "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
         "ccp_alpha": Interval(0),
         "max_surrogates": Integer(0), "missing_penalty": FLAG,
-        "missing": OneOf(("surrogate", "learn"))}
+        "missing": OneOf(("surrogate", "learn")),
+        "max_features": Features(), "max_leaf_nodes": Integer(2, none=True),
+        "random_state": RandomState()}
 
     def _stopping_rules(self, p) -> StoppingRules:
         # no purity rule; min_impurity_decrease as in scikit-learn: weighted by W_t / W
         return StoppingRules(p.max_depth, p.min_samples_split, p.min_impurity_decrease,
-                             weighted_decrease=True)
+                             weighted_decrease=True, max_leaf_nodes=p.max_leaf_nodes)
 
     def _split_rules(self, p) -> SplitRules:
         learn = p.missing == "learn"
         if learn and p.criterion == "absolute_error":
             raise ValueError("missing='learn' needs criterion='squared_error': the absolute "
                              "error's cut search has no missing side")
+        # as scikit-learn: one seed drawn per fit, so an int random_state repeats the tree
+        seed = (None if p.max_features is None else
+                check_random_state(p.random_state).randint(np.iinfo(np.int32).max))
         return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
                           max_surrogates=None if learn else p.max_surrogates,
-                          discount_missing=p.missing_penalty, learn_missing=learn)
+                          discount_missing=p.missing_penalty, learn_missing=learn,
+                          max_features=p.max_features, seed=seed)
 
     def _post_prune(self, tree: Node, *training) -> None:
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
@@ -808,6 +817,22 @@ class CARTClassifier(_CART, _TreeClassifier):
         multiplied by its class's weight, as in scikit-learn ("balanced": n / (K n_j), from the
         counts of rows, not their weights). Unlike ``priors``, it changes the class counts
         the tree shows (``value``) and every rule that counts weight.
+    max_features
+        How many attributes each node scores, drawn at random without replacement (as
+        scikit-learn's, Breiman 2001's random forests): None all of them, an int, a fraction f
+        of the n attributes (max(1, floor(f n))), "sqrt" (max(1, floor(sqrt n))) or "log2".
+        If none of the drawn ones can split the node, the others are scored one at a time,
+        in the drawn order, until one can (scikit-learn goes on only past constant ones).
+        Surrogate splits still look at every attribute.
+    max_leaf_nodes
+        None, or grow best-first (scikit-learn's ``BestFirstTreeBuilder``) until the tree has
+        this many leaves: of the nodes that could be split, the one whose split has the
+        largest (W_t / W) times its impurity decrease is split first (the earliest one on a
+        tie); the nodes left then are leaves (``stop_reason`` "max_leaf_nodes"). If the tree
+        has fewer leaves anyway, it is the tree grown without it.
+    random_state
+        None, an int or a ``numpy.random.RandomState``: the draws of ``max_features``. An int
+        gives the same tree every fit; the draws differ from scikit-learn's.
 
     Attributes
     ----------
@@ -828,7 +853,10 @@ class CARTClassifier(_CART, _TreeClassifier):
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
                  loss: ArrayLike | None = None, class_weight: dict | str | None = None,
-                 missing: str = "surrogate"):
+                 missing: str = "surrogate",
+                 max_features: int | float | str | None = None,
+                 max_leaf_nodes: int | None = None,
+                 random_state: int | np.random.RandomState | None = None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -838,6 +866,9 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
         self.priors = priors
         self.loss = loss
         self.class_weight = class_weight
@@ -935,8 +966,10 @@ class CARTRegressor(_CART, _TreeRegressor):
         "squared_error" or "absolute_error".
     others
         ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
-        ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty`` and ``missing``
-        as in :class:`CARTClassifier` (``missing="learn"`` needs ``"squared_error"``).
+        ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
+        ``max_features``, ``max_leaf_nodes`` and ``random_state`` as in
+        :class:`CARTClassifier` (``missing="learn"`` needs ``"squared_error"``;
+        ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease of the criterion).
     """
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
@@ -945,7 +978,10 @@ class CARTRegressor(_CART, _TreeRegressor):
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
-                 missing_penalty: bool = True, missing: str = "surrogate"):
+                 missing_penalty: bool = True, missing: str = "surrogate",
+                 max_features: int | float | str | None = None,
+                 max_leaf_nodes: int | None = None,
+                 random_state: int | np.random.RandomState | None = None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -956,3 +992,6 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty
         self.missing = missing
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state

@@ -11,6 +11,8 @@ multiplied by the child's share of the known weight, r~_v (Zhou 2016, sec. 4.4.2
 from __future__ import annotations
 
 import gc
+import heapq
+import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -37,6 +39,7 @@ STOP_REASONS = {
     "no_split": "the rows agree on every remaining attribute",
     "min_samples_leaf": "every split would leave a branch with fewer than min_samples_leaf rows",
     "min_impurity_decrease": "the best split's gain is below min_impurity_decrease",
+    "max_leaf_nodes": "the tree had max_leaf_nodes leaves before its turn came (best-first)",
     "no_gain": "no split J48 compares has a positive gain ratio",
     "collapsed": "its subtree made no fewer training errors than the node alone (J48)",
     "ccp_alpha": "cost-complexity pruning cut its branch (g(t) <= ccp_alpha)",
@@ -92,6 +95,11 @@ class SplitRules:
     (:func:`dtree.kernels.learned_cut`); the node keeps that side in ``missing_side`` for
     prediction. No surrogates; a split on categories sends a missing value (unseen at fit)
     to the child with more training rows, or none on a tie.
+    ``max_features`` (None for all): at each node only that many of the available attributes,
+    drawn at random without replacement, are scored (Breiman 2001's random forests;
+    scikit-learn's ``max_features``); if none of them can split the node, the others are
+    scored one at a time, in the drawn order, until one can. The draws come from
+    ``numpy.random.RandomState(seed)``, so a seed gives the same tree every time.
     """
 
     criterion: str = "info_gain"
@@ -103,6 +111,8 @@ class SplitRules:
     max_surrogates: int | None = None
     discount_missing: bool = True
     learn_missing: bool = False
+    max_features: int | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,13 @@ class StoppingRules:
     ``min_impurity_decrease`` is compared with the best split's gain at the node or, with
     ``weighted_decrease`` (scikit-learn's and CART's reading), with that gain times the node's
     share of the training weight, W_t / W.
+
+    ``max_leaf_nodes`` (None for no limit) grows the tree best-first, as scikit-learn's
+    ``BestFirstTreeBuilder``: of the nodes that could be split, the one whose split has the
+    largest weighted decrease (W_t / W) times its gain goes first (the earliest on a tie), and
+    once the tree has ``max_leaf_nodes`` leaves the nodes still waiting become leaves. Without
+    it the tree is grown depth first; both orders give the same tree when the limit is not
+    reached (and no attributes are drawn at random: the draws come in another order).
     """
 
     max_depth: int | None = None
@@ -119,6 +136,7 @@ class StoppingRules:
     min_impurity_decrease: float = 0.0
     purity_threshold: float = 1.0
     weighted_decrease: bool = False
+    max_leaf_nodes: int | None = None
 
 
 @contextmanager
@@ -169,13 +187,38 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     rank = priority.tolist()  # plain lists and numbers in the per-node work
     categories = [f.categories if f.is_categorical else None for f in features]
     spread = np.full(len(rows), SPREAD)
-    work = [(root, rows, weights, order, pure, np.arange(len(features)))]
+    draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
+    # depth first: a stack of nodes, each examined when it is taken; best first: a heap of
+    # nodes examined when they are added, by their split's weighted decrease (then age)
+    best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
+    work = []
+
+    def add(node, rows, weights, order, pure, available):
+        if not best_first:
+            work.append((node, rows, weights, order, pure, available))
+            return
+        chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
+                                stopping, rank, draw)
+        if chosen is not None:
+            split, gain = chosen
+            decrease = gain * node.weighted_n_samples / data.total_weight
+            heapq.heappush(work, (-decrease, next(age),
+                                  (node, rows, weights, order, available, split)))
+
+    add(root, rows, weights, order, pure, np.arange(len(features)))
     while work:
-        node, rows, weights, order, pure, available = work.pop()
-        split = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                               stopping, rank)
-        if split is None:
-            continue
+        if best_first:
+            node, rows, weights, order, available, split = heapq.heappop(work)[-1]
+            if n_leaves >= stopping.max_leaf_nodes:
+                node.stop_reason = "max_leaf_nodes"
+                continue
+        else:
+            node, rows, weights, order, pure, available = work.pop()
+            chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
+                                    stopping, rank, draw)
+            if chosen is None:
+                continue
+            split = chosen[0]
         if rules.j48 and not split.is_multiway:
             split = replace(split, threshold=data.value_at_most(split.feature, split.threshold))
         _attach_split(node, split, features, shared)
@@ -223,7 +266,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                                                              last - first))
                 if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
                     own = tuple(part.copy() for part in own)  # once the next child is done
-                work.append((child, *own, is_pure, available))
+                add(child, *own, is_pure, available)
+        n_leaves += len(node.children) - 1
         if rules.max_surrogates is not None or rules.learn_missing:
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
@@ -277,13 +321,16 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
     return node
 
 
-def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                   stopping, priority: list[int]) -> Split | None:
-    """Apply the stopping rules in order; return the chosen split, or None for a leaf.
+def _stop_or_split(node, rows, weights, order, pure, available, data, rules, stopping,
+                   priority: list[int], draw: np.random.RandomState | None
+                   ) -> tuple[Split, float] | None:
+    """Apply the stopping rules in order; return the chosen split and its gain, or None for a
+    leaf.
 
     ``rows`` and ``weights`` are the node's training rows (``order``: sorted by
     each numeric column), ``pure`` says whether they all have the same target,
-    ``available`` lists the attributes that may still be tested.
+    ``available`` lists the attributes that may still be tested; ``draw`` draws them at
+    random for ``rules.max_features`` (None: all are scored).
     """
     reason = None
     if pure:
@@ -299,14 +346,10 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     if reason:
         node.stop_reason = reason
         return None
-    found = candidate_splits(data, rows, weights, order, available, rules.criterion,
-                             min_leaf=rules.min_samples_leaf, j48=rules.j48,
-                             missing_branch=rules.missing_branch, binary=rules.binary,
-                             discount_missing=rules.discount_missing,
-                             learn=rules.learn_missing)
+    found, blocked, penalised = _candidates(rows, weights, order, available, data, rules, draw)
     if not found.scores:
-        node.stop_reason = ("min_samples_leaf" if found.blocked else
-                            "no_gain" if found.penalised else "no_split")
+        node.stop_reason = ("min_samples_leaf" if blocked else
+                            "no_gain" if penalised else "no_split")
         return None
     node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
@@ -327,7 +370,33 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules,
     if not _at_least(decrease, stopping.min_impurity_decrease):
         node.stop_reason = "min_impurity_decrease"
         return None
-    return found.split(chosen)
+    return found.split(chosen), found.gains[chosen]
+
+
+def _candidates(rows, weights, order, available, data, rules, draw
+                ) -> tuple[Candidates, bool, bool]:
+    """The candidate splits of a node (:func:`dtree.splits.candidate_splits`) on all the
+    ``available`` attributes or, with ``rules.max_features`` fewer than them, on that many drawn
+    at random, then on the others one at a time (in the drawn order) until one splits the
+    node, as scikit-learn does; and whether any scored attribute was blocked by
+    ``min_samples_leaf`` or gained nothing under J48's penalty."""
+    def score(attributes):
+        return candidate_splits(data, rows, weights, order, attributes, rules.criterion,
+                                min_leaf=rules.min_samples_leaf, j48=rules.j48,
+                                missing_branch=rules.missing_branch, binary=rules.binary,
+                                discount_missing=rules.discount_missing,
+                                learn=rules.learn_missing)
+
+    if draw is None or rules.max_features >= len(available):
+        found = score(available)
+        return found, bool(found.blocked), bool(found.penalised)
+    drawn, k = draw.permutation(available), rules.max_features
+    found = score(drawn[:k])
+    blocked, penalised = bool(found.blocked), bool(found.penalised)
+    while not found.scores and k < len(drawn):
+        found, k = score(drawn[k:k + 1]), k + 1
+        blocked, penalised = blocked or bool(found.blocked), penalised or bool(found.penalised)
+    return found, blocked, penalised
 
 
 def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[int]:
