@@ -57,7 +57,7 @@ def rpart_nodes(model) -> pd.DataFrame:
     left son first), indexed by rpart's node number (the root 1, the sons of t 2t and 2t + 1):
     ``split`` (the test that leads to the node, "root" at the root), ``n`` (rows), ``loss``
     (a classifier's misclassified weight, or with priors or a loss its expected loss in rpart's
-    units, N times the share; rpart's ``dev``) and ``yval`` (the class predicted) then one
+    units, W times the share; rpart's ``dev``) and ``yval`` (the class predicted) then one
     ``prob_<class>`` per class, or for a regressor ``deviance`` (the weighted sum of squares)
     and ``yval`` (the mean); and ``leaf``."""
     root = fitted_tree(model)

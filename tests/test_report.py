@@ -149,3 +149,20 @@ def test_five_classes_factors_and_gaps_as_rpart_reports_them():
     for column in ["CP", "rel error", "xerror", "xstd"]:
         np.testing.assert_allclose(ours[column], fit.cptable[column], rtol=1e-9, atol=1e-12,
                                    err_msg=column)
+
+
+@requires_rpart
+def test_priors_as_rpart_reports_them():
+    # with priors rpart's loss is the node's risk in its units and yprob the altered-prior
+    # probabilities; both choose its left son
+    data = KYPHOSIS.assign(Kyphosis=pd.Categorical(KYPHOSIS["Kyphosis"]))
+    fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": 0, "xval": 0},
+                parms={"prior": [0.5, 0.5]})
+    grown = dtree.CARTClassifier(min_samples_split=20, min_samples_leaf=7, priors=[0.5, 0.5]).fit(
+        data[["Age", "Number", "Start"]], data["Kyphosis"])
+    model = dtree.prune_cost_complexity(grown, 1e-12, cost="error")
+    # (with priors the surrogates may differ: see CARTClassifier's docstring)
+    assert rpart_tree_differences(model.tree_, fit, model.classes_, surrogates=False) == []
+    nodes = rpart_nodes(model)
+    np.testing.assert_allclose(nodes["loss"], fit.frame.loc[nodes.index, "dev"], rtol=1e-9)
+    assert rpart_text(model) == fit.printed
