@@ -139,10 +139,6 @@ def rpart_text(model, digits: int = 7) -> str:
                       "      * denotes terminal node", "", *lines]) + "\n"
 
 
-def _cost(model) -> str:
-    return "error" if getattr(model, "classes_", None) is not None else "impurity"
-
-
 def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd.DataFrame:
     """rpart's ``cptable`` (printcp) of a fitted CART model: one row per tree of the
     weakest-link sequence, from the root down, with ``CP`` (alpha / R(root), R a classifier's
@@ -161,7 +157,7 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     fitted_tree(model)
     if getattr(model, "costs_", None) is not None:
         raise ValueError("cp_table: priors and a loss matrix are not supported")
-    cost = _cost(model)
+    cost = "error" if getattr(model, "classes_", None) is not None else "impurity"
     path = cost_complexity_path(model, cost)
     y = np.asarray(y)
     w = check_sample_weight(sample_weight, len(y))
@@ -181,9 +177,12 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     points = np.sqrt(alphas * np.append(10 * alphas[0], alphas[:-1]))
     points[0] = 10 * alphas[0]
     errors = np.zeros((len(y), len(points)))
-    data = X if isinstance(X, pd.DataFrame) else np.asarray(X)
+    X = X if isinstance(X, pd.DataFrame) else np.asarray(X)
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows and y {len(y)}")
+
     def part(rows):
-        return data.iloc[rows] if isinstance(data, pd.DataFrame) else data[rows]
+        return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
 
     for group in np.unique(groups):
         test, train = groups == group, groups != group

@@ -106,6 +106,8 @@ def test_bad_input():
         cp_table(model, X, y, folds=np.ones(81))
     with pytest.raises(ValueError, match="folds"):
         cp_table(model, X, y, folds=1)
+    with pytest.raises(ValueError, match="rows"):
+        cp_table(model, X[:80], y, folds=np.arange(81) % 3)
     with pytest.raises(TypeError):
         cp_table(model, X, y, folds=2.5)
     with pytest.raises(NotFittedError):
