@@ -21,19 +21,20 @@ _HOMES = {
     "cost_complexity_path": "pruning", "prune_cost_complexity": "pruning",
     "prune_error_based": "pruning", "prune_pessimistic": "pruning",
     "prune_reduced_error": "pruning",
+    "cp_table": "report", "rpart_nodes": "report", "rpart_text": "report",
     "best_threshold": "splits",
     "Node": "tree",
 }
 _MODULES = ("datasets", "estimators", "export", "grow", "impurity", "jit", "kernels", "plot",
-            "pruning", "splits", "surrogates", "tree", "verify")
+            "pruning", "report", "splits", "surrogates", "tree", "verify")
 
 __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
-    "cost_complexity_path", "datasets", "entropy", "export_graphviz", "export_text",
+    "cost_complexity_path", "cp_table", "datasets", "entropy", "export_graphviz", "export_text",
     "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "leaf_table",
     "misclassification",
     "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
-    "prune_reduced_error", "verify",
+    "prune_reduced_error", "rpart_nodes", "rpart_text", "verify",
 ]
 __version__ = "0.1.0"
 
@@ -63,5 +64,6 @@ if TYPE_CHECKING:  # what the names are, for readers' tools
     from .plot import plot_tree
     from .pruning import (cost_complexity_path, prune_cost_complexity, prune_error_based,
                           prune_pessimistic, prune_reduced_error)
+    from .report import cp_table, rpart_nodes, rpart_text
     from .splits import best_threshold
     from .tree import Node

@@ -341,6 +341,7 @@ write.csv(data.frame(level = if (is.null(yl)) character() else yl),
 write.csv(data.frame(leaf = as.integer(row.names(ff))[fit$where]), file.path(dir, "where.csv"),
           row.names = FALSE)
 writeLines(capture.output(summary(fit)), file.path(dir, "summary.txt"))
+writeLines(capture.output(print(fit)), file.path(dir, "print.txt"))
 if (file.exists(file.path(dir, "newdata.csv"))) {
   new <- read.csv(file.path(dir, "newdata.csv"), na.strings = "", check.names = FALSE,
                   stringsAsFactors = FALSE)
@@ -388,6 +389,7 @@ class RpartResult:
     data: pd.DataFrame  # the data as R saw it
     leaf: np.ndarray  # each row's node (number) at the end of the fit; rpart's `where`
     summary: str  # summary(fit), as R prints it
+    printed: str  # print(fit), as R prints it
     # for ``newdata``: per row the node predict.rpart stops at (``node``) and its prediction
     # (``prob_<level>`` per class, or ``yval``)
     predicted: pd.DataFrame | None = None
@@ -496,6 +498,7 @@ def rpart(formula: str, data: pd.DataFrame | str = "kyphosis", method: str = "cl
         cptable = read("cptable.csv")
         seen = read("data_out.csv")
         summary = (tmp / "summary.txt").read_text(encoding="utf-8")
+        printed = (tmp / "print.txt").read_text(encoding="utf-8")
         predicted = None
         if newdata is not None:
             predicted = read("predicted.csv")
@@ -506,7 +509,8 @@ def rpart(formula: str, data: pd.DataFrame | str = "kyphosis", method: str = "cl
     surrogates = splits[splits["role"] == "surrogate"].rename(columns={"improve": "agree"})
     return RpartResult(frame=frame, splits=splits, surrogates=surrogates, csplit=csplit,
                        cptable=cptable, xlevels=xlevels, ylevels=ylevels, data=seen,
-                       leaf=leaf, summary=summary, predicted=predicted)
+                       leaf=leaf, summary=summary, printed=printed,
+                       predicted=predicted)
 
 
 def _rpart_sides(fit: RpartResult, split: pd.Series) -> tuple[str, object]:

@@ -242,7 +242,7 @@ def test_a_fully_grown_cart_fits_every_row_with_known_values(make, seed):
 
 def _public_functions() -> set:
     modules = [dtree, dtree.pruning, dtree.tree, dtree.grow, dtree.export, dtree.plot,
-               dtree.surrogates, dtree.splits, dtree.impurity]
+               dtree.surrogates, dtree.splits, dtree.impurity, dtree.report]
     found = (getattr(module, name) for module in modules for name in module.__all__)
     return {f for f in found if callable(f) and not isinstance(f, type)}
 
@@ -279,6 +279,9 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_,
                                                                       model.classes_),
         dtree.plot_tree: lambda: plt.close(dtree.plot_tree(model).figure),
+        dtree.rpart_nodes: lambda: dtree.rpart_nodes(model),
+        dtree.rpart_text: lambda: dtree.rpart_text(model),
+        dtree.cp_table: lambda: dtree.cp_table(model, X, y, folds=3, random_state=0),
     }
     for function, call in calls.items():
         call()
