@@ -105,6 +105,9 @@ def ensure_static_js(static: Path = VENDOR / "_static") -> None:
     import tarfile
     import urllib.request
 
+    # an earlier version unpacked MathJax into the book's own _static, whose every .js file
+    # jupyter-book loads on every page: that copy, never in git, goes
+    shutil.rmtree(ROOT / "_static" / "mathjax", ignore_errors=True)
     for folder, url, integrity, prefix, keep in STATIC_JS:
         target, stamp = static / folder, static / folder / f".{url.rsplit('/', 1)[1]}"
         if stamp.exists():

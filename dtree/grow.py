@@ -324,8 +324,8 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules, stopping,
                    priority: list[int], draw: np.random.RandomState | None
                    ) -> tuple[Split, float] | None:
-    """Apply the stopping rules in order; return the chosen split and its gain, or None for a
-    leaf.
+    """Apply the stopping rules in order; return the chosen split and its gain, or None
+    for a leaf.
 
     ``rows`` and ``weights`` are the node's training rows (``order``: sorted by
     each numeric column), ``pure`` says whether they all have the same target,
@@ -346,7 +346,8 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     if reason:
         node.stop_reason = reason
         return None
-    found, blocked, penalised = _candidates(rows, weights, order, available, data, rules, draw)
+    found, blocked, penalised = _candidates(rows, weights, order, available, data,
+                                            rules, draw)
     if not found.scores:
         node.stop_reason = ("min_samples_leaf" if blocked else
                             "no_gain" if penalised else "no_split")
@@ -361,7 +362,8 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
         return None
     tolerance = _tie_tolerance(best)
     tied = [k for k in competing if best - found.scores[k] <= tolerance]
-    chosen = tied[0] if len(tied) == 1 else min(tied, key=lambda k: priority[found.features[k]])
+    chosen = (tied[0] if len(tied) == 1 else
+              min(tied, key=lambda k: priority[found.features[k]]))
     if len(tied) > 1:
         node.ties = tuple(found.names[k] for k in tied)
     decrease = found.gains[chosen]

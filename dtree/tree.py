@@ -59,7 +59,7 @@ class Node:
     attributes (NaN for an attribute that is no candidate; the gains only where they differ
     from the scores), the attributes' names shared by the tree's nodes; reading ``scores`` or
     ``gains`` gives a dict {attribute: value}. It pickles (and deep-copies) its subtree as a
-    few arrays (:func:`_columns`).
+    few arrays (``_columns``).
     """
 
     value: np.ndarray
@@ -153,7 +153,7 @@ class Node:
         return labels
 
     def __reduce__(self):
-        """Pickle (and deep-copy) the subtree as columns over its nodes (:func:`_columns`), so
+        """Pickle (and deep-copy) the subtree as columns over its nodes (``_columns``), so
         neither its depth nor its number of nodes makes Python objects in the pickle."""
         return _rebuild, (_columns(self),)
 
@@ -417,7 +417,7 @@ def _rebuild_surrogates(columns: dict) -> list[tuple]:
 
 
 def _rebuild(columns: dict) -> Node:
-    """The root of the subtree that :func:`_columns` wrote."""
+    """The root of the subtree that ``_columns`` wrote."""
     internal = _unpack(columns["shape"][0])
     n_children = np.zeros(len(internal), np.int64)
     n_children[internal] = _unpack(columns["shape"][1])
