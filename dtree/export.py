@@ -68,11 +68,15 @@ def is_stub(node: Node, root: Node, max_depth: int | None) -> bool:
     return max_depth is not None and not node.is_leaf and node.depth - root.depth >= max_depth
 
 
+def hidden_leaves(node: Node) -> str:
+    """How many leaves a stub hides: '… 3 leaves'."""
+    leaves = len(node.leaves())
+    return f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}"
+
+
 def stub_summary(node: Node) -> str:
     """What a stub hides: '… 3 leaves, n 5'."""
-    leaves = len(node.leaves())
-    return (f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}, "
-            f"n {weight_text(node.weighted_n_samples)}")
+    return f"{hidden_leaves(node)}, n {weight_text(node.weighted_n_samples)}"
 
 
 def export_text(model, target: str | None = None, max_depth: int | None = None,
@@ -190,8 +194,7 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
              'edge [fontname="helvetica"] ;']
     for node in drawn:
         stub = is_stub(node, root, max_depth)
-        leaves = len(node.leaves())
-        text = ([f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}"] if stub else
+        text = ([hidden_leaves(node)] if stub else
                 [] if node.is_leaf else [node.feature])
         text.append(f"n = {weight_text(node.weighted_n_samples)}")
         if classes is None:

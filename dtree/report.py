@@ -74,8 +74,8 @@ def rpart_nodes(model) -> pd.DataFrame:
                     "yval": float(node.prediction[0])}
         else:
             label = predicted_class(node, classes, loss)
-            if costs is None:
-                risk = node.weighted_n_samples - node.value[list(classes).index(label)]
+            if costs is None:  # the class is the most probable: the weight of the others
+                risk = node.weighted_n_samples - node.value.max()
             else:
                 risk = root.weighted_n_samples * float((node.value @ costs).min())
             row |= {"loss": float(risk), "yval": label,
