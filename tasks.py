@@ -355,6 +355,52 @@ _PAGE_CHECK = r"""(async () => {
 })()"""
 
 
+#: The layout half of _Chromium.check, called with the window's width: the display formulas,
+#: tables, figures and images of the text column (``article.bd-article``, or the body) that
+#: pass its right edge (its content box, 1 px allowed), each as "tag: start of its text" (a
+#: formula by its TeX). Below 600 px (a phone) an element may pass the edge inside a box that
+#: scrolls sideways (overflow-x auto or scroll) and itself fits; and the page itself must not
+#: scroll sideways: then the outermost elements past the window's edge are named too.
+_LAYOUT_CHECK = r"""(async width => {
+  await new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)));
+  const column = document.querySelector('article.bd-article') || document.body;
+  const style = getComputedStyle(column);
+  const edge = column.getBoundingClientRect().right - parseFloat(style.paddingRight)
+    - parseFloat(style.borderRightWidth) + 1;
+  const tex = new Map(window.MathJax && MathJax.startup && MathJax.startup.document
+    ? Array.from(MathJax.startup.document.math, m => [m.typesetRoot, m.math]) : []);
+  const name = e => e.tagName.toLowerCase() + ': ' + (tex.get(e) || e.getAttribute('alt')
+    || e.textContent.trim() || e.getAttribute('src') || '').replace(/\s+/g, ' ').slice(0, 60);
+  // a formula's container is as wide as the column; the formula is its mjx-math
+  const right = e => ((e.matches('mjx-container') && e.querySelector('mjx-math')) || e)
+    .getBoundingClientRect().right;
+  const phone = width < 600;
+  const scrolled = (e, limit) => {
+    for (let box = e; box && box !== document.body; box = box.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(box).overflowX)
+          && box.getBoundingClientRect().right <= limit) return true;
+    }
+    return false;
+  };
+  const found = [];
+  const add = (e, limit) => {
+    if (!found.some(f => f.contains(e)) && !(phone && scrolled(e, limit))) found.push(e);
+  };
+  for (const e of column.querySelectorAll('mjx-container[display], table, figure, img')) {
+    if (right(e) > edge) add(e, edge);
+  }
+  const scrollWidth = document.documentElement.scrollWidth;
+  if (phone && scrollWidth > innerWidth) {
+    for (const e of document.body.querySelectorAll('*')) {
+      if (e.getBoundingClientRect().right > innerWidth + 1) add(e, innerWidth + 1);
+    }
+  }
+  return {scrollWidth, width: innerWidth,
+          wide: found.map(e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
+                                + Math.round(edge - 1) + ' px)')};
+})"""
+
+
 class _Chromium:
     """Headless Chromium driven through the DevTools protocol on a pipe (it reads fd 3 and
     writes fd 4, one JSON message per NUL-terminated chunk); the protocol can photograph a
@@ -380,6 +426,7 @@ class _Chromium:
         os.close(to_browser)
         os.close(from_browser)
         self._buffer, self._last_id = b"", 0
+        self._window = (None, None, None)  # width, height, phone, once _resize sets them
         target = self._send("Target.createTarget", url="about:blank")["targetId"]
         self._session = self._send("Target.attachToTarget", targetId=target,
                                    flatten=True)["sessionId"]
@@ -423,29 +470,49 @@ class _Chromium:
         self._evaluate("document.fonts.ready.then(() => (window.MathJax && MathJax.startup"
                        " ? MathJax.startup.promise : null)).then(() => true)")
 
-    def check(self, url: str) -> dict:
-        """What a reader's browser made of the page at ``url``: whether MathJax ran
-        (``mathjax``), the formulas it typeset (``formulas``), its error elements (``merror``),
-        each formula it could not typeset or whose macro it does not know, as "TeX: error"
-        (``errors``), the raw TeX delimiters left in the visible text and the TeX commands in
-        prose outside formulas and code (``raw``, with some context), the embedded widgets
-        (``widgets``, their saved views) and how many of them drew (``drawn``), and every
-        resource the page asked for that is not a local file (``remote``)."""
+    def check(self, url: str, widths: tuple[int, ...] = tuple(WIDTHS.values())) -> dict:
+        """What a reader's browser made of the page at ``url``, loaded once at one of
+        ``widths``: whether MathJax ran (``mathjax``), the formulas it typeset (``formulas``),
+        its error elements (``merror``), each formula it could not typeset or whose macro it
+        does not know, as "TeX: error" (``errors``), the raw TeX delimiters left in the visible
+        text and the TeX commands in prose outside formulas and code (``raw``, with some
+        context), the embedded widgets (``widgets``, their saved views) and how many of them
+        drew (``drawn``), and every resource the page asked for that is not a local file
+        (``remote``); then, with the window resized to each width, the layout (``layout``:
+        width -> _LAYOUT_CHECK's report: ``scrollWidth``, ``width``, ``wide``). A resize
+        costs a long page a good part of its load, so the page loads at the width the window
+        has, if it is one of ``widths``, and is resized once per other width; the window is
+        a desktop's at every width (the book's viewport meta tag gives a phone the same
+        layout width, and switching the phone emulation on and off doubles a resize's cost)."""
+        order = sorted(widths, key=lambda width: width != self._window[0])
+        self._resize(order[0], phone=False)
         self.open(url)
-        return self._evaluate(_PAGE_CHECK)
+        seen = self._evaluate(_PAGE_CHECK)
+        seen["layout"] = {}
+        for width in order:
+            self._resize(width, phone=False)
+            seen["layout"][width] = self._evaluate(f"{_LAYOUT_CHECK}({width})")
+        return seen
+
+    def _resize(self, width: int, height: int = 900, phone: bool | None = None) -> None:
+        """A window ``width`` CSS pixels wide, unless it is already; a phone's (mobile
+        emulation) if ``phone``, by default below 600 px."""
+        phone = width < 600 if phone is None else phone
+        if (width, height, phone) != self._window:
+            self._send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                       deviceScaleFactor=1, mobile=phone)
+            self._window = width, height, phone
 
     def screenshot(self, url: str, width: int, mode: str) -> bytes:
         """PNG of the whole page at ``width`` CSS pixels, with prefers-color-scheme ``mode``."""
-        self._send("Emulation.setDeviceMetricsOverride", width=width, height=900,
-                   deviceScaleFactor=1, mobile=width < 600)
+        self._resize(width)
         self._send("Emulation.setEmulatedMedia",
                    features=[{"name": "prefers-color-scheme", "value": mode}])
         self.open(url)
         # grow the window to the whole page and photograph the window (the protocol's
         # captureBeyondViewport can catch the first page of a fresh browser shifted sideways)
         height = self._send("Page.getLayoutMetrics")["cssContentSize"]["height"]
-        self._send("Emulation.setDeviceMetricsOverride", width=width, height=int(height),
-                   deviceScaleFactor=1, mobile=width < 600)
+        self._resize(width, int(height))
         time.sleep(0.3)
         shot = self._send("Page.captureScreenshot", format="png")
         return base64.b64decode(shot["data"])

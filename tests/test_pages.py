@@ -16,7 +16,10 @@ Then one headless Chromium, offline, opens every page (25 s for the whole book o
 reports what a reader's browser makes of it (``tasks._Chromium.check``): MathJax loaded, every
 formula typeset (no ``mjx-merror``, no undefined macro), no raw ``\\(``, ``\\[``, ``$$`` in the
 visible text nor TeX commands in prose, every embedded widget drawn from its saved state, nothing
-asked of the network. Without Chromium these tests skip, giving the apt command, or fail where
+asked of the network; and whether the typeset page fits (``tasks._LAYOUT_CHECK``, measured in the
+page): at 1280 px no display formula, table, figure or image passes the right edge of the text
+column; at 420 px one may pass it only inside its own box that scrolls sideways, and the page
+itself never scrolls sideways. Without Chromium these tests skip, giving the apt command, or fail where
 ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 """
 from __future__ import annotations
@@ -218,6 +221,28 @@ def test_page_in_a_browser(book, browsed, page):
     assert browsed[page]["formulas"] or not has_math
 
 
+def layout_problems(seen: dict) -> list[str]:
+    """What does not fit in a browser's report on one page, one line each: at every width, the
+    elements past the text column's right edge (at a phone's width, those not in a box of
+    their own that scrolls sideways), and a page that scrolls sideways."""
+    found = []
+    for width, layout in seen["layout"].items():
+        found += [f"at {width} px past the column: {element}" for element in layout["wide"]]
+        if layout["scrollWidth"] > layout["width"]:
+            found.append(f"at {width} px the page scrolls sideways: {layout['scrollWidth']} px"
+                         f" wide in a {layout['width']} px window")
+    return found
+
+
+@requires_chromium
+@pytest.mark.parametrize("page", PAGES)
+def test_page_fits_the_window(browsed, page):
+    # typeset, at 1280 px no display formula, table or figure passes the text column; at
+    # 420 px one may only scroll in its own box, and the page does not scroll sideways
+    found = layout_problems(browsed[page])
+    assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
+
+
 @requires_chromium
 def test_chapter_11_widget_draws_offline(browsed):
     seen = browsed["book/11_pessimistic_pruning"]
@@ -310,6 +335,35 @@ def test_browser_finds_each_problem(book, browser, tmp_path):
     assert raw[1] == "raw TeX: 'Choosing \\\\alpha by cross-validation'"
     assert browser_problems(browser.check((book[2] / "book" / "03_impurity.html").as_uri()),
                             has_math=True) == []
+
+
+@requires_chromium
+def test_browser_finds_what_does_not_fit(book, browser, tmp_path):
+    # a 600 px column: a short formula and a narrow figure fit; a long formula, an 800 px table
+    # and a 700 px image in a box that scrolls do not at 1280 px; at 420 px the image may
+    # scroll in its box, but the others make the page scroll
+    mathjax = (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").as_uri()
+    long = " + ".join(rf"\frac{{x_{i}}}{{y_{i}}}" for i in range(14))
+    page = tmp_path / "wide.html"
+    page.write_text(
+        '<html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<script src="{mathjax}"></script></head><body style="margin: 0">'
+        '<article class="bd-article" style="max-width: 600px; padding: 0 20px">'
+        rf"<p>\[ x = 1 \]</p><div>\[ {long} \]</div>"
+        '<table style="width: 800px"><tr><td>counts per leaf</td></tr></table>'
+        '<div style="overflow-x: auto"><img alt="a tree" style="width: 700px; height: 10px">'
+        '</div><figure style="width: 300px; margin: 0"><img alt="small"></figure>'
+        "</article></body></html>", encoding="utf-8")
+    found = layout_problems(browser.check(page.as_uri()))
+    formula = r"mjx-container:  \frac{x_0}{y_0} + \frac{x_1}{y_1} + \frac{x_2}{y_2} + \frac"
+    assert [line.split(" (right edge")[0] for line in found] == [
+        f"at 1280 px past the column: {formula}",
+        "at 1280 px past the column: table: counts per leaf",
+        "at 1280 px past the column: img: a tree",
+        f"at 420 px past the column: {formula}",
+        "at 420 px past the column: table: counts per leaf",
+        "at 420 px the page scrolls sideways: 820 px wide in a 420 px window"]
+    assert found[1].endswith("(right edge 820 px, column 620 px)")  # 20 + 800; 20 + 600
 
 
 def test_static_js_is_unpacked_only_when_its_sha512_matches(tmp_path, monkeypatch):
