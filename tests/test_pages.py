@@ -19,8 +19,8 @@ visible text nor TeX commands in prose, every embedded widget drawn from its sav
 asked of the network; and whether the typeset page fits (``tasks._LAYOUT_CHECK``, measured in the
 page): at 1280 px no display formula, table, figure or image passes the right edge of the text
 column; at 420 px one may pass it only inside its own box that scrolls sideways, and the page
-itself never scrolls sideways. Without Chromium these tests skip, giving the apt command, or fail where
-``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
+itself never scrolls sideways. Without Chromium these tests skip, giving the apt command, or
+fail where ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 """
 from __future__ import annotations
 
