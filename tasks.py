@@ -382,9 +382,18 @@ _LAYOUT_CHECK = r"""(async width => {
     }
     return false;
   };
+  // a fixed element (the theme's drawer, off-canvas on a phone) does not scroll the page
+  const fixed = e => {
+    for (let box = e; box; box = box.parentElement) {
+      if (getComputedStyle(box).position === 'fixed') return true;
+    }
+    return false;
+  };
   const found = [];
   const add = (e, limit) => {
-    if (!found.some(f => f.contains(e)) && !(phone && scrolled(e, limit))) found.push(e);
+    if (!found.some(f => f.contains(e)) && !(phone && scrolled(e, limit)) && !fixed(e)) {
+      found.push(e);
+    }
   };
   for (const e of column.querySelectorAll('mjx-container[display], table, figure, img')) {
     if (right(e) > edge) add(e, edge);
