@@ -485,6 +485,28 @@ def start_up(table: list) -> None:
                                   unit="s")))
 
 
+def chapter_times(table: list) -> None:
+    """Wall-clock time to execute chapters 12 and 13 (those present), as `tasks.py notebooks`
+    does, in a new kernel with numba's cache warm (one uncounted run first): issue 19's bound
+    is 60 s under nbval on a 2-core machine. Outputs are not written back."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    for chapter in ("12_case_studies", "13_beyond_one_tree"):
+        path = ROOT / "book" / f"{chapter}.ipynb"
+        if not path.exists():
+            continue
+
+        def execute():
+            nb = nbformat.read(path, as_version=4)
+            NotebookClient(nb, timeout=600, kernel_name="python3",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+
+        execute()
+        table.append((f"execute book/{chapter}.ipynb (s; issue 19 bound: at most 60)", dict(
+            dtree=seconds(execute), sklearn=None, ratio=None, rounds=1, unit="s")))
+
+
 # ----------------------------------------------------------------------------- report
 def _cell(value, unit: str) -> str:
     if value is None:
@@ -549,7 +571,7 @@ def main() -> None:
     started = time.perf_counter()
     sections = (start_up, mushroom_scaling, clean_mushroom, adult_j48, error_based_j48,
                 predict_mushroom, string_columns, numeric_gini, pickled_size, regressor,
-                pruning_path, missing_predict, wide, id_column, memory)
+                pruning_path, missing_predict, wide, id_column, memory, chapter_times)
     if sys.argv[1:]:  # only the sections named, e.g. bench_fit.py adult_j48 (RESULTS.md is kept)
         sections = [section for section in sections if section.__name__ in sys.argv[1:]]
     for section in sections:

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from references import write_arff
 
-from dtree.datasets import (ARFF_DATASETS, ZH_EN, load_adult, load_arff, load_colour_depth,
-                            load_house_school, load_loan_default, load_mushroom, load_watermelon,
+from dtree.datasets import (ARFF_DATASETS, ZH_EN, load_adult, load_arff, load_car,
+                            load_colour_depth, load_house_school, load_loan_default,
+                            load_mushroom, load_tic_tac_toe, load_watermelon,
                             load_watermelon_split, read_arff)
 
 ZHOU_ORDER = {  # Zhou (2016) table 4.1 and sec. 4.4.2
@@ -200,6 +201,49 @@ def test_adult_values_and_declared_categories():
     assert sizes == {"workclass": 8, "education": 16, "marital-status": 7, "occupation": 14,
                      "relationship": 6, "race": 5, "sex": 2, "native-country": 41}
     assert all(X[c].value_counts().min() > 0 for c in sizes)
+
+
+def test_adult_test_file():
+    # counts from data/README.md's source notes: 16,281 records after the "|1x3 Cross
+    # validator" line; "<=50K." 12,435 and ">50K." 3,846; 2,203 '?' on 1,221 rows
+    X, y = load_adult(return_X_y=True, test=True)
+    assert X.shape == (16281, 14)
+    assert y.value_counts().to_dict() == {"<=50K": 12435, ">50K": 3846}
+    missing = X.isna().sum()
+    assert missing[missing > 0].to_dict() == {"workclass": 963, "occupation": 966,
+                                              "native-country": 274}
+    assert X.isna().any(axis=1).sum() == 1221
+    # the file's second line: "25, Private, 226802, 11th, 7, Never-married, ..."
+    assert X.iloc[0, :4].tolist() == [25, "Private", 226802, "11th"] and y.iloc[0] == "<=50K"
+    train = load_adult(return_X_y=True)[0]
+    assert all(X[c].dtype == train[c].dtype for c in X)  # same columns, same categories
+
+
+def test_tic_tac_toe_counts():
+    # tic-tac-toe.names: 958 instances, 9 attributes {x,o,b}, 626 positive; no missing values
+    X, y = load_tic_tac_toe(return_X_y=True)
+    assert X.shape == (958, 9) and X.columns[0] == "top-left-square"
+    assert y.value_counts().to_dict() == {"positive": 626, "negative": 332}
+    assert X.notna().all().all()
+    assert all(list(X[c].cat.categories) == ["x", "o", "b"] for c in X)
+    # the first line: "x,x,x,x,o,o,x,o,o,positive"
+    assert X.iloc[0].tolist() == list("xxxxooxoo") and y.iloc[0] == "positive"
+    # x moved first, so every board holds as many x as o, or one more
+    counts = (X == "x").sum(axis=1) - (X == "o").sum(axis=1)
+    assert set(counts) <= {0, 1}
+
+
+def test_car_counts():
+    # car.names: 1,728 instances, the whole 4 x 4 x 4 x 3 x 3 x 3 grid, classes
+    # unacc 1210, acc 384, good 69, v-good 65
+    X, y = load_car(return_X_y=True)
+    assert X.shape == (1728, 6)
+    assert y.value_counts().to_dict() == {"unacc": 1210, "acc": 384, "good": 69,
+                                          "vgood": 65}
+    assert [len(X[c].cat.categories) for c in X] == [4, 4, 4, 3, 3, 3]
+    assert not X.duplicated().any()  # every combination once
+    assert list(X["safety"].cat.categories) == ["low", "med", "high"]
+    assert X.iloc[0].tolist() == ["vhigh", "vhigh", "2", "2", "small", "low"]
 
 
 def test_zh_en_is_one_to_one():

@@ -20,7 +20,7 @@ import pandas as pd
 
 __all__ = ["ZH_EN", "load_watermelon", "load_watermelon_split", "load_house_school",
            "load_colour_depth", "load_loan_default", "load_mushroom", "load_adult",
-           "ARFF_DATASETS", "load_arff", "read_arff"]
+           "load_tic_tac_toe", "load_car", "ARFF_DATASETS", "load_arff", "read_arff"]
 
 #: Chinese term -> English term, for headers and values (the book's glossary draws on it)
 ZH_EN = {
@@ -158,16 +158,21 @@ def _adult_schema() -> list[tuple[str, list[str] | None]]:
     return schema
 
 
-def load_adult(return_X_y: bool = False):
+def load_adult(return_X_y: bool = False, test: bool = False):
     """UCI Adult (Census Income; Kohavi & Becker, 1994 census): the 32,561 training rows of
-    adult.data, 14 attributes (6 continuous, integer-valued; 8 categorical, as pandas
-    categoricals in the order adult.names declares their values) and the target "income",
-    "<=50K" or ">50K". A "?" is missing (NaN): 1,836 in workclass, 1,843 in occupation, 583 in
+    adult.data, or with ``test=True`` the 16,281 rows of the official test file adult.test
+    (its first line, "|1x3 Cross validator", skipped; the labels' trailing dot dropped).
+    14 attributes (6 continuous, integer-valued; 8 categorical, as pandas categoricals in the
+    order adult.names declares their values) and the target "income", "<=50K" or ">50K".
+    A "?" is missing (NaN): in adult.data 1,836 in workclass, 1,843 in occupation, 583 in
     native-country."""
     schema = _adult_schema()
-    frame = _read("adult.data", header=None, names=[name for name, _ in schema] + ["income"],
+    frame = _read("adult.test" if test else "adult.data", skiprows=1 if test else 0,
+                  header=None, names=[name for name, _ in schema] + ["income"],
                   skipinitialspace=True, na_values="?", keep_default_na=False,
                   dtype={name: str for name, values in schema if values is not None})
+    if test:
+        frame["income"] = frame["income"].str.removesuffix(".")
     for name, values in schema:
         if values is not None:
             undeclared = set(frame[name].dropna()) - set(values)
@@ -175,6 +180,45 @@ def load_adult(return_X_y: bool = False):
                 raise ValueError(f"adult.data: {name} has undeclared values {sorted(undeclared)}")
             frame[name] = pd.Categorical(frame[name], categories=values)
     return _split_target(frame, return_X_y)
+
+
+def _read_uci(name: str, columns: dict[str, list[str]], target: str,
+              return_X_y: bool) -> pd.DataFrame:
+    """A comma-separated UCI file without header or gaps: every column categorical with the
+    given categories (the order of the .names file); the last column is the target, as str."""
+    frame = _read(name, header=None, names=list(columns) + [target], dtype=str,
+                  keep_default_na=False)
+    for column, categories in columns.items():
+        undeclared = set(frame[column]) - set(categories)
+        if undeclared:
+            raise ValueError(f"{name}: {column} has undeclared values {sorted(undeclared)}")
+        frame[column] = pd.Categorical(frame[column], categories=categories)
+    return _split_target(frame, return_X_y)
+
+
+TIC_TAC_TOE_COLUMNS = [f"{row}-{column}-square" for row in ("top", "middle", "bottom")
+                       for column in ("left", "middle", "right")]
+
+
+def load_tic_tac_toe(return_X_y: bool = False):
+    """UCI Tic-Tac-Toe Endgame (Aha 1991): the 958 boards at the end of a game that x began,
+    9 squares each "x", "o" or "b" (blank); target "class": "positive" (x has three in a row,
+    626 boards) or "negative" (332). No missing values."""
+    squares = {name: ["x", "o", "b"] for name in TIC_TAC_TOE_COLUMNS}
+    return _read_uci("tic-tac-toe.data", squares, "class", return_X_y)
+
+
+CAR_COLUMNS = {"buying": ["vhigh", "high", "med", "low"],
+               "maint": ["vhigh", "high", "med", "low"],
+               "doors": ["2", "3", "4", "5more"], "persons": ["2", "4", "more"],
+               "lug_boot": ["small", "med", "big"], "safety": ["low", "med", "high"]}
+
+
+def load_car(return_X_y: bool = False):
+    """UCI Car Evaluation (Bohanec & Rajkovic 1988): all 1,728 combinations of 6 ordinal
+    attributes, as categoricals in the order of car.names (which spells "vhigh" as "v-high");
+    target "class": unacc 1,210, acc 384, good 69, vgood 65. No missing values."""
+    return _read_uci("car.data", CAR_COLUMNS, "class", return_X_y)
 
 
 #: the ARFF files shipped in data/ (Weka's wekadocs/data copies; see data/README.md)
