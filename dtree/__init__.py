@@ -21,16 +21,18 @@ _HOMES = {
     "cost_complexity_path": "pruning", "prune_cost_complexity": "pruning",
     "prune_error_based": "pruning", "prune_pessimistic": "pruning",
     "prune_reduced_error": "pruning",
+    "corrected_t_test": "evaluation",
     "cp_table": "report", "rpart_nodes": "report", "rpart_text": "report",
     "best_threshold": "splits",
     "Node": "tree",
 }
-_MODULES = ("datasets", "estimators", "export", "grow", "impurity", "jit", "kernels", "plot",
-            "pruning", "report", "splits", "surrogates", "tree", "verify")
+_MODULES = ("datasets", "estimators", "evaluation", "export", "grow", "impurity", "jit",
+            "kernels", "plot", "pruning", "report", "splits", "surrogates", "tree", "verify")
 
 __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
-    "cost_complexity_path", "cp_table", "datasets", "entropy", "export_graphviz", "export_text",
+    "corrected_t_test", "cost_complexity_path", "cp_table", "datasets", "entropy",
+    "export_graphviz", "export_text",
     "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "leaf_table",
     "misclassification",
     "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
