@@ -321,7 +321,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates)
     predictions = _predictions(stats[1:], weight[1:], n_classes)  # of the nodes below
-    every, surrogates = list(range(len(names))), rules.max_surrogates is not None
+    every, surrogates = np.arange(len(names)), rules.max_surrogates is not None
     scored_only = SUBTREE_REASONS.index("min_impurity_decrease")
     # in plain lists: the loop makes one node at a time, too little for numpy's per-call cost
     weight, impurity, n_samples = weight.tolist(), impurity.tolist(), n_samples.tolist()
@@ -336,7 +336,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         if code == 0 or code == scored_only:  # every candidate's score kept, as _stop_or_split
             node.record_scores(names, every, scores[k], scores[k])
             if sum(tied[k]) > 1:
-                node.ties = tuple(name for name, t in zip(names, tied[k]) if t)
+                node.ties = tuple([name for name, t in zip(names, tied[k]) if t])
         if code:
             node.stop_reason = SUBTREE_REASONS[code]
             continue
@@ -344,10 +344,10 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         node.score, node.threshold = scores[k][j], threshold[k]
         node.branch_fractions = fractions[k]
         if surrogates:
-            node.surrogates = tuple(
+            node.surrogates = tuple([
                 _surrogate(data, None, f, agreement[k][r], adjusted[k][r], cut[k][r],
                            lower_right[k][r], None)
-                for r, f in enumerate(surrogate_feature[k][:n_surrogates[k]]))
+                for r, f in enumerate(surrogate_feature[k][:n_surrogates[k]])])
             node.majority_branch = None if majority[k] < 0 else majority[k]
         node.children = [
             _make_node(stats[c] if n_classes else None, predictions[c - 1], weight[c],
