@@ -302,11 +302,17 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules) -> bool:
     """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
     criterion of class counts or sums (not the absolute error), on numeric attributes only
-    with no value missing, every attribute scored at every node, depth first."""
-    return (rules.binary and not (rules.j48 or rules.missing_branch or rules.learn_missing)
-            and rules.gain_filter is None and rules.max_features is None
-            and rules.criterion not in ("gain_ratio", "absolute_error")
-            and stopping.max_leaf_nodes is None and bool((data.slot >= 0).all())
+    with no value missing, every attribute scored at every node, depth first. Every rule
+    that grow_subtree does not read has its default value (so a rule added later keeps the
+    generic grower until grow_subtree reads it)."""
+    read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
+                       max_surrogates=rules.max_surrogates,
+                       discount_missing=rules.discount_missing, seed=rules.seed),
+            StoppingRules(stopping.max_depth, stopping.min_samples_split,
+                          stopping.min_impurity_decrease, stopping.purity_threshold,
+                          stopping.weighted_decrease))
+    return ((rules, stopping) == read and rules.criterion not in ("gain_ratio", "absolute_error")
+            and bool((data.slot >= 0).all())
             and not np.isnan(data.XT.sum()))  # NaN if a value is (or on overflow: no harm)
 
 
