@@ -19,11 +19,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import kernels
-from .jit import pick
+from .jit import kernel, pick
 from ._validation import Feature
 from .impurity import SCORES
+from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import MIN_ROWS, find_surrogates, majority_side
+from .surrogates import (MIN_ROWS, _majority, _surrogate, _surrogate_search, find_surrogates,
+                         majority_side)
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -51,6 +53,14 @@ STOP_REASONS = {
 
 #: two scores closer than this are a tie, broken by the attributes' priority
 TIE_TOLERANCE = dict(rtol=1e-9, atol=1e-12)
+_RTOL, _ATOL = TIE_TOLERANCE["rtol"], TIE_TOLERANCE["atol"]  # as the kernels read them
+#: a node of at most this many rows is grown, with its whole subtree, by one call to the
+#: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
+#: 0 never. The same tree either way; the per-node Python work is what it saves.
+SUBTREE_ROWS = 512
+#: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split)
+SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
+                   "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease")
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
 
@@ -144,12 +154,18 @@ def _collector_paused():
     """Growing makes many small objects and no reference cycles, so Python's cyclic garbage
     collector would only scan the growing tree again and again (a third of the time of a big
     tree); it is paused meanwhile, for the whole process (other threads too), and resumed as
-    it was."""
+    it was. The new tree will live as long as its model: its objects are moved to the oldest
+    generation at once (``gc.freeze`` then ``gc.unfreeze``), not scanned by the younger
+    generations' collections on their way there (a second of a 200,000-node tree), unless
+    the process keeps frozen objects of its own."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
 
@@ -167,6 +183,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     Each node costs two calls to compiled kernels (``dtree.kernels``): one scores every
     available attribute (``dtree.splits.candidate_splits``), one hands the rows to the
     children; the choice between the attributes is made here, in Python, on small lists.
+    Where the configuration allows (:func:`_subtrees_compiled`), a node of at most
+    ``SUBTREE_ROWS`` rows is grown with its whole subtree by one call to
+    :func:`grow_subtree`, which applies the same rules with the same kernels.
     """
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
@@ -192,6 +211,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
     work = []
+    compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping) else 0
 
     def add(node, rows, weights, order, pure, available):
         if not best_first:
@@ -214,6 +234,10 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 continue
         else:
             node, rows, weights, order, pure, available = work.pop()
+            if len(rows) <= compiled_below:
+                _grow_compiled(node, rows, weights, order, pure, available, data, rules,
+                               stopping, priority)
+                continue
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
             if chosen is None:
@@ -273,6 +297,200 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     if rules.j48:
         _collapse(root)
     return root
+
+
+def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules) -> bool:
+    """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
+    criterion of class counts or sums (not the absolute error), on numeric attributes only
+    with no value missing, every attribute scored at every node, depth first. Every rule
+    that grow_subtree does not read has its default value (so a rule added later keeps the
+    generic grower until grow_subtree reads it)."""
+    read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
+                       max_surrogates=rules.max_surrogates,
+                       discount_missing=rules.discount_missing, seed=rules.seed),
+            StoppingRules(stopping.max_depth, stopping.min_samples_split,
+                          stopping.min_impurity_decrease, stopping.purity_threshold,
+                          stopping.weighted_decrease))
+    return ((rules, stopping) == read and rules.criterion not in ("gain_ratio", "absolute_error")
+            and bool((data.slot >= 0).all())
+            and not np.isnan(data.XT.sum()))  # NaN if a value is (or on overflow: no harm)
+
+
+def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
+                   pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
+                   stopping: StoppingRules, priority: np.ndarray) -> None:
+    """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled on large data,
+    :mod:`dtree.jit`) and make its Nodes, as :func:`grow` would have made them one by one."""
+    n_classes, names = data.n_classes, data.names
+    top = float(node.prediction.max()) if n_classes else 0.0
+    search = pick(grow_subtree, len(data.y) * len(names))
+    (child, n_samples, weight, impurity, stats, reason, feature, threshold, scores, tied,
+     fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
+     lower_right) = search(
+        data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
+        np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
+        np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
+        available, data.n_categories, data.slot, priority, rules.min_samples_leaf,
+        rules.discount_missing, -1 if stopping.max_depth is None else stopping.max_depth,
+        stopping.min_samples_split, stopping.purity_threshold,
+        stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
+        -1 if rules.max_surrogates is None else rules.max_surrogates)
+    predictions = _predictions(stats[1:], weight[1:], n_classes)  # of the nodes below
+    every, surrogates = np.arange(len(names)), rules.max_surrogates is not None
+    scored_only = SUBTREE_REASONS.index("min_impurity_decrease")
+    # in plain lists: the loop makes one node at a time, too little for numpy's per-call cost
+    weight, impurity, n_samples = weight.tolist(), impurity.tolist(), n_samples.tolist()
+    threshold, scores, tied = threshold.tolist(), scores.tolist(), tied.tolist()
+    majority, n_surrogates = majority.tolist(), n_surrogates.tolist()
+    surrogate_feature, agreement = surrogate_feature.tolist(), agreement.tolist()
+    adjusted, cut, lower_right = adjusted.tolist(), cut.tolist(), lower_right.tolist()
+    nodes = [node] + [None] * (len(child) - 1)  # a node's children come after it
+    for k, (first, code, j) in enumerate(zip(child.tolist(), reason.tolist(),
+                                             feature.tolist())):
+        node = nodes[k]
+        if code == 0 or code == scored_only:  # every candidate's score kept, as _stop_or_split
+            node.record_scores(names, every, scores[k], scores[k])
+            if sum(tied[k]) > 1:
+                node.ties = tuple([name for name, t in zip(names, tied[k]) if t])
+        if code:
+            node.stop_reason = SUBTREE_REASONS[code]
+            continue
+        node.feature, node.feature_index = names[j], j
+        node.score, node.threshold = scores[k][j], threshold[k]
+        node.branch_fractions = fractions[k]
+        if surrogates:
+            node.surrogates = tuple([
+                _surrogate(data, None, f, agreement[k][r], adjusted[k][r], cut[k][r],
+                           lower_right[k][r], None)
+                for r, f in enumerate(surrogate_feature[k][:n_surrogates[k]])])
+            node.majority_branch = None if majority[k] < 0 else majority[k]
+        node.children = [
+            _make_node(stats[c] if n_classes else None, predictions[c - 1], weight[c],
+                       impurity[c], n_samples[c], node.depth + 1, n_classes, parent=node)
+            for c in (first, first + 1)]
+        nodes[first:first + 2] = node.children
+        if surrogates:
+            node.larger_branch = larger_branch([c.n_samples for c in node.children])
+
+
+@kernel
+def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
+                 attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
+                 min_samples_split, purity_threshold, min_impurity_decrease,
+                 weighted_decrease, total_weight, max_surrogates):
+    """:func:`grow` for a node's whole subtree in one call, on numeric attributes with no
+    value missing, CART's binary splits (see :func:`_subtrees_compiled`), the same rules in
+    the same order: each node stops by the first stopping rule that applies
+    (``max_depth`` -1 for none), else it is split by the best allowed attribute of
+    :func:`dtree.kernels.score_attributes` (ties within ``TIE_TOLERANCE`` to the lowest
+    ``priority``) unless its decrease is below ``min_impurity_decrease``; its surrogates are
+    searched (``max_surrogates`` -1 for none) and its rows handed down by
+    :func:`dtree.kernels.partition`. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
+    largest class share) describe the node itself.
+
+    Returns arrays over the subtree's nodes, the node first and a node's two children
+    numbered consecutively: the first child (-1 for a leaf), rows, weight, impurity and
+    statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf)
+    and threshold, every attribute's score (NaN where it is no candidate or the node was not
+    scored), the tied attributes, the branch fractions, the majority side (-1 for none), and
+    per node its surrogates' number, features, agreements, adjusted agreements, thresholds
+    and whether reversed."""
+    cap = 2 * len(rows) - 1  # every split leaves rows in both children
+    n_features, most = XT.shape[0], max(max_surrogates, 1)
+    child = np.full(cap, -1, np.int64)
+    n_samples, node_depth = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
+    weight, impurity_of, top = np.zeros(cap), np.zeros(cap), np.zeros(cap)
+    stats = np.zeros((cap, n_statistics(n_classes)))
+    reason, feature = np.zeros(cap, np.int64), np.full(cap, -1, np.int64)
+    threshold = np.full(cap, np.nan)
+    scores, tied = np.full((cap, n_features), np.nan), np.zeros((cap, n_features), np.bool_)
+    fractions, majority = np.zeros((cap, 2)), np.full(cap, -1, np.int64)
+    n_surrogates = np.zeros(cap, np.int64)
+    surrogate_feature = np.zeros((cap, most), np.int64)
+    agreement, adjusted = np.zeros((cap, most)), np.zeros((cap, most))
+    cut, lower_right = np.zeros((cap, most)), np.zeros((cap, most), np.bool_)
+    no_codes = np.zeros(0, np.int64)
+    n_samples[0], node_depth[0], weight[0], top[0] = len(rows), depth, weight0, top0
+    stack = [(0, rows, w, order, pure)]
+    n_nodes = 1
+    while len(stack) > 0:
+        k, r, wk, ok, is_pure = stack.pop()
+        if is_pure:
+            reason[k] = 1
+        elif max_depth >= 0 and node_depth[k] >= max_depth:
+            reason[k] = 2
+        elif len(r) < min_samples_split:
+            reason[k] = 3
+        elif n_classes > 0 and top[k] >= purity_threshold:
+            reason[k] = 4
+        elif len(attrs) == 0:
+            reason[k] = 5
+        if reason[k] > 0:
+            continue
+        gain, iv, at, n_branches, allowed, sides, missing_left = score_attributes(
+            XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
+            False, False, True, discount, False)
+        best, blocked = -np.inf, False
+        for a in range(len(attrs)):
+            if allowed[a]:
+                scores[k, attrs[a]] = gain[a]
+                best = max(best, gain[a])
+            elif n_branches[a] >= 2:
+                blocked = True
+        if best == -np.inf:  # no candidate
+            reason[k] = 7 if blocked else 6
+            continue
+        chosen, n_tied = -1, 0
+        for a in range(len(attrs)):
+            if allowed[a] and best - gain[a] <= _ATOL + _RTOL * abs(best):
+                tied[k, attrs[a]] = True
+                n_tied += 1
+                if chosen < 0 or priority[attrs[a]] < priority[attrs[chosen]]:
+                    chosen = a
+        decrease = gain[chosen]
+        if weighted_decrease:
+            decrease *= weight[k] / total_weight
+        if min_impurity_decrease - decrease > _ATOL + _RTOL * abs(min_impurity_decrease):
+            reason[k] = 8
+            continue
+        j = attrs[chosen]
+        feature[k], threshold[k] = j, at[chosen]
+        if max_surrogates >= 0:
+            goes_left = np.empty(len(r), np.bool_)
+            for i in range(len(r)):
+                goes_left[i] = XT[j, r[i]] <= threshold[k]
+            if len(r) >= MIN_ROWS:
+                sent, ranked, agree, adjust, surrogate_cut, reverse, codes = _surrogate_search(
+                    XT, n_categories, slot, r, wk, goes_left, ok, j, 0, max_surrogates)
+                n_surrogates[k] = len(ranked)
+                for s in range(len(ranked)):
+                    surrogate_feature[k, s] = ranked[s]
+                    agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
+                    cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
+            majority[k] = _majority(goes_left, wk, np.ones(len(r), np.bool_))
+        (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
+         shares, child_order) = partition(
+            XT[j], threshold[k], no_codes, 2, np.full(len(r), -1, np.int64), y, n_classes,
+            impurity, r, wk, ok)
+        fractions[k] = shares
+        child[k] = n_nodes
+        n_sorted = ok.shape[0]
+        for b in range(2):
+            c, first, last = n_nodes + b, start[b], start[b + 1]
+            n_samples[c], node_depth[c] = last - first, node_depth[k] + 1
+            weight[c], impurity_of[c] = child_weight[b], child_impurity[b]
+            stats[c] = child_stats[b]
+            if n_classes > 0:
+                top[c] = (child_stats[b] / child_weight[b]).max()
+            stack.append((c, child_rows[first:last].copy(), child_w[first:last].copy(),
+                          child_order[n_sorted * first:n_sorted * last].copy().reshape(
+                              n_sorted, last - first), child_pure[b]))
+        n_nodes += 2
+    return (child[:n_nodes], n_samples[:n_nodes], weight[:n_nodes], impurity_of[:n_nodes],
+            stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
+            scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
+            n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
+            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
 
 
 def _refuse_missing_categories(X: np.ndarray, features: list[Feature]) -> None:

@@ -169,10 +169,21 @@ def majority_side(goes_left: np.ndarray, weights: np.ndarray, known: np.ndarray)
     if it sends more weight left among the ``known`` rows (primary value known), 1 if more
     right, -1 on a tie (rpart then has no default: such a row stays at the node). rpart's
     predict compares the children's numbers of training rows instead (``pred_rpart.c``)."""
-    known = np.asarray(known, dtype=bool)
-    left = np.asarray(goes_left, dtype=bool)
-    weights = np.asarray(weights, dtype=float)
-    t_left, t_right = weights[known & left].sum(), weights[known & ~left].sum()
+    known = np.asarray(known, dtype=np.bool_)
+    return int(pick(_majority, len(known))(np.asarray(goes_left, dtype=np.bool_),
+                                           np.asarray(weights, dtype=float), known))
+
+
+@kernel
+def _majority(goes_left, w, known):
+    """:func:`majority_side` on arrays, the weights summed in row order as rpart does (and as
+    the compiled grower, :func:`dtree.grow.grow_subtree`, does)."""
+    t_left = t_right = 0.0
+    for i in range(len(w)):
+        if known[i] and goes_left[i]:
+            t_left += w[i]
+        elif known[i]:
+            t_right += w[i]
     return LEFT if t_left > t_right else RIGHT if t_right > t_left else UNDECIDED
 
 

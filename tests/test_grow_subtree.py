@@ -1,0 +1,113 @@
+"""The compiled subtree grower (dtree.grow.grow_subtree) against the generic grower: the same
+trees, node for node, every field, on random data with ties, weights and stopping rules.
+Run it with NUMBA_DISABLE_JIT=1 too: then "compiled" is plain Python."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dtree.grow
+from dtree import CARTClassifier, CARTRegressor, Node
+from dtree.jit import compiled
+
+FIELDS = [name for name in Node.__slots__ if name != "children"]
+
+
+def same(a, b) -> bool:
+    """Equal values, bit for bit for arrays (NaN equal to NaN)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True))
+    if isinstance(a, float) and isinstance(b, float) and a != a:
+        return b != b
+    return type(a) is type(b) and a == b
+
+
+def assert_same_tree(ours: Node, theirs: Node) -> None:
+    ours, theirs = list(ours.walk()), list(theirs.walk())
+    assert len(ours) == len(theirs)
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        assert len(a.children) == len(b.children), k
+        for name in FIELDS:
+            assert same(getattr(a, name), getattr(b, name)), (k, name, getattr(a, name),
+                                                              getattr(b, name))
+
+
+def grow_both(make, X, y, w, monkeypatch, subtree_rows, jit):
+    """The tree grown node by node, and grown with subtrees of at most ``subtree_rows`` rows
+    handed to grow_subtree (compiled, or plain Python), which must be called."""
+    monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", 0)
+    reference = make().fit(X, y, sample_weight=w).tree_
+    calls = []
+    real_pick = dtree.grow.pick
+
+    def pick(function, work):
+        if function is dtree.grow.grow_subtree:
+            calls.append(work)
+            return compiled(function) if jit else function
+        return real_pick(function, work)
+
+    monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", subtree_rows)
+    monkeypatch.setattr(dtree.grow, "pick", pick)
+    handed = make().fit(X, y, sample_weight=w).tree_
+    assert calls, "grow_subtree was not used"
+    return reference, handed
+
+
+def data(seed: int, n: int = 160, p: int = 4):
+    """Values on a coarse grid (many ties, between rows and between attributes' gains)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 6, size=(n, p)).astype(float)
+    X[:, -1] = X[:, 0]  # a duplicate column: its gains tie with column 0's everywhere
+    signal = X[:, 0] + 2 * (X[:, 1] > 2) + rng.integers(0, 3, n)
+    return rng, X, signal
+
+
+WEIGHTS = {"none": lambda rng, n: None,
+           "integers": lambda rng, n: rng.integers(0, 4, n).astype(float),  # zeros too
+           "floats": lambda rng, n: rng.uniform(0.1, 3.0, n)}
+
+SETTINGS = [dict(), dict(min_samples_leaf=3), dict(max_depth=3),
+            dict(min_impurity_decrease=0.02), dict(min_samples_split=9),
+            dict(max_surrogates=2, min_samples_leaf=2), dict(max_surrogates=0),
+            dict(tie_break=["x3", "x1", "x0", "x2"])]
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_regressor_same_tree(settings, weights, jit, monkeypatch):
+    rng, X, signal = data(len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    for subtree_rows in (40, 10**6):  # below the root, and the whole tree
+        reference, handed = grow_both(lambda: CARTRegressor(**settings), X, signal / 3, w,
+                                      monkeypatch, subtree_rows, jit)
+        assert_same_tree(handed, reference)
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS[:5], ids=lambda s: ",".join(s) or "defaults")
+def test_classifier_same_tree(settings, weights, criterion, jit, monkeypatch):
+    rng, X, signal = data(7 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    reference, handed = grow_both(lambda: CARTClassifier(criterion=criterion, **settings),
+                                  X, labels, w, monkeypatch, 40, jit)
+    assert_same_tree(handed, reference)
+
+
+def test_not_used_where_it_does_not_apply(monkeypatch):
+    """A missing value, a categorical column, max_features, max_leaf_nodes or the absolute
+    error: every node is grown by the generic grower."""
+    rng, X, signal = data(3)
+    monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
+    with_missing = X.copy()
+    with_missing[5, 2] = np.nan
+    CARTRegressor().fit(with_missing, signal)
+    CARTRegressor().fit(X.astype(int).astype(str), signal)
+    CARTRegressor(max_features=2, random_state=0).fit(X, signal)
+    CARTRegressor(max_leaf_nodes=8).fit(X, signal)
+    CARTRegressor(criterion="absolute_error").fit(X, signal)
+    CARTRegressor(missing="learn").fit(X, signal)
