@@ -350,6 +350,15 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
         return y_codes, len(classes), classes
 
+    def _class_weighted(self, y, sample_weight):
+        """The sample weights times each row's class weight (``class_weight``: None,
+        "balanced" or a dict), as scikit-learn's ``compute_sample_weight`` gives it."""
+        if self.class_weight is None:
+            return sample_weight
+        y = _labels_1d(y)
+        return (check_sample_weight(sample_weight, len(y))
+                * compute_sample_weight(self.class_weight, y))
+
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
                              validation_data) -> pd.DataFrame:
         """Pre-prune the grown tree in place on ``(X_val, y_val)``; returns the log."""
@@ -410,7 +419,11 @@ class _Pruned(_TreeClassifier):
         **_TreeClassifier._parameters, "pruning": OneOf((None, *PRUNERS)),
         "confidence": Interval(0, 0.5, low_open=True), "subtree_raising": FLAG, "z": Interval(0),
         "validation_fraction": Interval(0, 1, low_open=True, high_open=True),
-        "prune_on_tie": FLAG, "random_state": RandomState()}
+        "prune_on_tie": FLAG, "random_state": RandomState(),
+        "class_weight": AtFit()}  # checked by scikit-learn's compute_sample_weight
+
+    def _grow(self, X, y, sample_weight):
+        return super()._grow(X, y, self._class_weighted(y, sample_weight))
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
         """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
@@ -447,6 +460,10 @@ class ID3Classifier(_Pruned):
     is used at most once on any path. Like Quinlan's ID3 it handles no missing values unless
     told to (``missing``).
 
+    ``pruning``, ``confidence``, ``subtree_raising``, ``z``, ``validation_fraction``,
+    ``prune_on_tie`` and ``random_state`` prune the tree at the end of ``fit``, and
+    ``class_weight`` weighs the classes, as in :class:`C45Classifier`, with the same defaults.
+
     Parameters
     ----------
     max_depth : int or None, default=None
@@ -474,9 +491,6 @@ class ID3Classifier(_Pruned):
         class distributions; "most_frequent" takes the branch that held the most training
         weight at the node (the most frequent value among its rows; the first on a tie);
         "stop" answers with the node's own class distribution. It may be changed after fit.
-    pruning, confidence, subtree_raising, z, validation_fraction, prune_on_tie, random_state
-        Pruning at the end of ``fit``, as in :class:`C45Classifier` (defaults: None, 0.25,
-        True, 1.0, 1/3, False, None).
 
     Attributes
     ----------
@@ -545,7 +559,8 @@ class ID3Classifier(_Pruned):
                  predict_missing: str = "distribute", pruning: str | None = None,
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 class_weight: dict | str | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
@@ -560,6 +575,7 @@ class ID3Classifier(_Pruned):
         self.validation_fraction = validation_fraction
         self.prune_on_tie = prune_on_tie
         self.random_state = random_state
+        self.class_weight = class_weight
 
 
 class C45Classifier(_Pruned):
@@ -655,6 +671,12 @@ class C45Classifier(_Pruned):
         "reduced_error": prune a node when that keeps the validation accuracy equal.
     random_state : int, numpy.random.RandomState or None, default=None
         "reduced_error": the draw of the held-out rows.
+    class_weight : dict, "balanced" or None, default=None
+        Each row's sample weight is multiplied by its class's weight, as in
+        :class:`CARTClassifier` and scikit-learn ("balanced": n / (K n_j) for the n_j rows of
+        class j of n, K classes). The tree's counts (``value``), the gains and every rule
+        that counts weight see the product; ``dtree.pruning.prune_error_based`` then needs
+        the product as its ``sample_weight``.
 
     Attributes
     ----------
@@ -720,7 +742,8 @@ class C45Classifier(_Pruned):
                  criterion: str = "gain_ratio", pruning: str | None = None,
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 class_weight: dict | str | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -739,6 +762,7 @@ class C45Classifier(_Pruned):
         self.validation_fraction = validation_fraction
         self.prune_on_tie = prune_on_tie
         self.random_state = random_state
+        self.class_weight = class_weight
 
     @classmethod
     def j48(cls, **changes) -> C45Classifier:
@@ -792,7 +816,7 @@ class _CART(_Tree):
         **{name: rule for name, rule in _Tree._parameters.items()
            if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
         "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
-        "ccp_alpha": Interval(0),
+        "min_weight_fraction_leaf": Interval(0, 0.5), "ccp_alpha": Interval(0),
         "max_surrogates": Integer(0), "missing_penalty": FLAG,
         "missing": OneOf(("surrogate", "learn")),
         "max_features": Features(), "max_leaf_nodes": Integer(2, none=True),
@@ -814,7 +838,8 @@ class _CART(_Tree):
         return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
                           max_surrogates=None if learn else p.max_surrogates,
                           discount_missing=p.missing_penalty, learn_missing=learn,
-                          max_features=p.max_features, seed=seed)
+                          max_features=p.max_features, seed=seed,
+                          min_weight_fraction_leaf=p.min_weight_fraction_leaf)
 
     def _post_prune(self, tree: Node, *training) -> None:
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
@@ -882,6 +907,11 @@ class CARTClassifier(_CART, _TreeClassifier):
         attribute (rpart's ``minbucket``, which counts them only); the rows that surrogates
         then send to a side come on top. A float in (0, 1) is a fraction of the training rows,
         rounded up.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Each side of a split needs at least this fraction of the total training weight (the
+        sample weights times ``class_weight``; with ``priors`` or a ``loss``, the weights the
+        tree is grown on), as in scikit-learn; counted like ``min_samples_leaf``, over the
+        rows with a known value (``missing="learn"``: the missing rows in their side).
     min_impurity_decrease : float, default=0.0
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).
@@ -1017,6 +1047,7 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_weight_fraction_leaf: float = 0.0,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
@@ -1029,6 +1060,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates
@@ -1072,10 +1104,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         """Without priors and loss, the grower's tree; with them, the tree grown on the
         altered-prior weights, its nodes' values and predictions set as the class says. A
         ``class_weight`` multiplies the sample weights first, as in scikit-learn."""
-        if self.class_weight is not None:
-            y = _labels_1d(y)
-            sample_weight = (check_sample_weight(sample_weight, len(y))
-                             * compute_sample_weight(self.class_weight, y))
+        sample_weight = self._class_weighted(y, sample_weight)
         if self.priors is None and self.loss is None:
             return super()._grow(X, y, sample_weight)
         y = _labels_1d(y)
@@ -1128,16 +1157,18 @@ class CARTRegressor(_CART, _TreeRegressor):
     bipartitions up to ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES`` categories, and beyond that
     the best cut along their order by weighted median target (a heuristic).
 
+    The parameters other than ``criterion`` (``max_depth``, ``min_samples_split``,
+    ``min_samples_leaf``, ``min_weight_fraction_leaf``, ``min_impurity_decrease``,
+    ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
+    ``max_features``, ``max_leaf_nodes`` and ``random_state``) are those of
+    :class:`CARTClassifier`, with the same defaults; ``missing="learn"`` needs
+    ``"squared_error"`` and ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease
+    of the criterion.
+
     Parameters
     ----------
     criterion : {"squared_error", "absolute_error"}, default="squared_error"
         The impurity: the weighted variance, or the absolute deviation from the median.
-    max_depth, min_samples_split, min_samples_leaf, ...
-        ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
-        ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
-        ``max_features``, ``max_leaf_nodes`` and ``random_state`` as in
-        :class:`CARTClassifier` (``missing="learn"`` needs ``"squared_error"``;
-        ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease of the criterion).
 
     Attributes
     ----------
@@ -1178,6 +1209,7 @@ class CARTRegressor(_CART, _TreeRegressor):
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_weight_fraction_leaf: float = 0.0,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, missing: str = "surrogate",
@@ -1188,6 +1220,7 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates
