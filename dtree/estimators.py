@@ -1023,7 +1023,7 @@ class CARTClassifier(_CART, _TreeClassifier):
     Notes
     -----
     A node t is split by the test s of largest weighted Gini decrease (Breiman et al. 1984,
-    sec. 4.3; Zhou 2016, eq. 4.5), p_k being class k's share of the weight W::
+    ch. 4; Zhou 2016, eq. 4.5), p_k being class k's share of the weight W::
 
         Delta(s, t) = W_t Gini(t) - W_L Gini(t_L) - W_R Gini(t_R),   Gini(t) = 1 - sum_k p_k^2.
 
@@ -1188,7 +1188,7 @@ class CARTRegressor(_CART, _TreeRegressor):
     Notes
     -----
     A node t is split by the test of largest decrease of the weighted squared error (Breiman
-    et al. 1984, sec. 8.3), ybar_t being the weighted mean of its targets::
+    et al. 1984, ch. 8), ybar_t being the weighted mean of its targets::
 
         Delta = R(t) - R(t_L) - R(t_R),   R(t) = sum_{i in t} w_i (y_i - ybar_t)^2.
 
