@@ -37,6 +37,9 @@ from .tree import PREDICT_MISSING, Layout, Node, most_probable, reach
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
+#: the book's API page, where each estimator's entry has the anchor ``#dtree.<name>``
+API_PAGE = "https://dtree-book.github.io/dtree/book/api.html"
+
 
 def _labels_1d(y) -> np.ndarray | object:
     """y as given, or its single column with a warning, as scikit-learn does."""
@@ -68,6 +71,10 @@ class _Tree(BaseEstimator):
         "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING)}
 
     tree_: Node
+
+    # the "?" link of the HTML repr (scikit-learn's ``_get_doc_link``): the API page's entry
+    _doc_link_module = "dtree"
+    _doc_link_template = API_PAGE + "#dtree.{estimator_name}"
 
     def _stopping_rules(self, p) -> StoppingRules:
         """When a node stops splitting, from the checked parameters ``p``."""
@@ -123,7 +130,7 @@ class _Tree(BaseEstimator):
 
         Parameters
         ----------
-        X
+        X : pandas.DataFrame, array-like or sparse matrix of shape (n_samples, n_features)
             One column per attribute: a DataFrame, a 2-D array, or a scipy sparse matrix or
             array (read column by column; an absent entry is 0, a stored NaN is missing). A
             pandas categorical column's branches are its declared categories, in their order;
@@ -136,10 +143,10 @@ class _Tree(BaseEstimator):
             mixing numbers and strings is refused (TypeError). A column with every value missing
             (in the rows of positive weight) is kept, with a UserWarning naming it: no split can
             use it, so the tree is the one grown without it (as in scikit-learn, Weka, rpart).
-        y
+        y : array-like of shape (n_samples,)
             The class labels (a classifier; ``classes_`` holds every label of y, sorted) or the
             numeric targets (a regressor); none missing.
-        sample_weight
+        sample_weight : array-like of shape (n_samples,), float or None, default=None
             Non-negative finite numbers (not strings), one per row or one for all, not all
             zero. Only their ratios matter. If the largest weight lies in [2^-64, 2^64) (as
             for weights of 1), they are used as given, and the tree's weighted counts
@@ -151,11 +158,16 @@ class _Tree(BaseEstimator):
             that J48's rules and the pruners compare with fixed numbers. A row of weight 0 is
             as if absent: it counts toward no rule (``min_samples_split``) and its values make
             no branch; its label stays in ``classes_``.
-        validation_data
+        validation_data : tuple (X_val, y_val) or None, default=None
             ``(X_val, y_val)`` (a classifier only): validation-based pre-pruning (Zhou 2016, sec.
             4.3.1): a node is split only if that strictly raises the whole tree's accuracy on
             these rows (of the classes ``predict`` would return). ``pruning_log_`` then lists
             the nodes examined, with the two accuracies and the decision.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
         log = self._post_prune(tree, classes, *training)
@@ -338,6 +350,15 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
         return y_codes, len(classes), classes
 
+    def _class_weighted(self, y, sample_weight):
+        """The sample weights times each row's class weight (``class_weight``: None,
+        "balanced" or a dict), as scikit-learn's ``compute_sample_weight`` gives it."""
+        if self.class_weight is None:
+            return sample_weight
+        y = _labels_1d(y)
+        return (check_sample_weight(sample_weight, len(y))
+                * compute_sample_weight(self.class_weight, y))
+
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
                              validation_data) -> pd.DataFrame:
         """Pre-prune the grown tree in place on ``(X_val, y_val)``; returns the log."""
@@ -398,7 +419,11 @@ class _Pruned(_TreeClassifier):
         **_TreeClassifier._parameters, "pruning": OneOf((None, *PRUNERS)),
         "confidence": Interval(0, 0.5, low_open=True), "subtree_raising": FLAG, "z": Interval(0),
         "validation_fraction": Interval(0, 1, low_open=True, high_open=True),
-        "prune_on_tie": FLAG, "random_state": RandomState()}
+        "prune_on_tie": FLAG, "random_state": RandomState(),
+        "class_weight": AtFit()}  # checked by scikit-learn's compute_sample_weight
+
+    def _grow(self, X, y, sample_weight):
+        return super()._grow(X, y, self._class_weighted(y, sample_weight))
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
         """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
@@ -435,35 +460,93 @@ class ID3Classifier(_Pruned):
     is used at most once on any path. Like Quinlan's ID3 it handles no missing values unless
     told to (``missing``).
 
+    ``pruning``, ``confidence``, ``subtree_raising``, ``z``, ``validation_fraction``,
+    ``prune_on_tie`` and ``random_state`` prune the tree at the end of ``fit``, and
+    ``class_weight`` weighs the classes, as in :class:`C45Classifier`, with the same defaults.
+
     Parameters
     ----------
-    max_depth
+    max_depth : int or None, default=None
         Stop splitting at this depth (the root has depth 0); None for no limit.
-    min_samples_split
+    min_samples_split : int, default=2
         A node with fewer rows is a leaf (a row of weight 0 is not a row; see ``fit``).
-    min_impurity_decrease
+    min_impurity_decrease : float, default=0.0
         A node whose best gain (in bits, at that node) is smaller is a leaf.
-    purity_threshold
+    purity_threshold : float in (0, 1], default=1.0
         A node whose majority class has at least this weight share is a leaf.
-    tie_break
+    tie_break : "first" or list of str, default="first"
         How equal gains are decided: "first" (column order) or a list of feature names in
         order of preference.
-    missing
+    missing : {"error", "fractional"}, default="error"
         "error" (ID3 as Quinlan defined it): a missing value (None or NaN) in X, at fit or at
         predict, or at predict a value unseen at fit, is a ValueError naming its column.
         "fractional": missing values as in C4.5 (Zhou 2016, sec. 4.4.2): the gain is computed
         on the known rows and multiplied by their weight share, and a row whose tested value is
         missing enters every branch with its weight times the branch's share of the known
         weight. At predict a missing or unseen value is routed by ``predict_missing``.
-    predict_missing
+    predict_missing : {"distribute", "most_frequent", "stop"}, default="distribute"
         With ``missing="fractional"``, what a row does at predict time at a node whose tested
         value it lacks (missing, or unseen at fit): "distribute" (C4.5; Quinlan 1993, ch. 3)
         follows every branch, weighted by the branch's training fraction, and sums the leaves'
         class distributions; "most_frequent" takes the branch that held the most training
         weight at the node (the most frequent value among its rows; the first on a tie);
         "stop" answers with the node's own class distribution. It may be changed after fit.
-    pruning, confidence, subtree_raising, z, validation_fraction, prune_on_tie, random_state
-        Pruning at the end of ``fit``, as in :class:`C45Classifier`.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The class labels of y, sorted.
+    n_classes_ : int
+        Their number.
+    tree_ : dtree.Node
+        The root of the fitted tree; every node holds its weighted class counts (``value``).
+    n_features_in_ : int
+        The number of columns of X at fit.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names, if X was a DataFrame with string names.
+    feature_importances_ : numpy.ndarray of shape (n_features,)
+        Each feature's share of the tree's total entropy decrease (a property).
+    pruning_log_ : pandas.DataFrame
+        The nodes a pruning examined, with its decision; only after ``pruning`` or
+        ``validation_data`` pruned the tree.
+
+    See Also
+    --------
+    C45Classifier : gain ratio, thresholds on numbers, fractional missing values.
+    CARTClassifier : binary splits by the Gini index.
+
+    Notes
+    -----
+    A node's rows D, with class shares p_k, are split on the attribute a of largest
+    information gain (Quinlan 1986; Zhou 2016, eqs. 4.1-4.2), D^v being the rows with value v::
+
+        Gain(D, a) = Ent(D) - sum_v |D^v| / |D| Ent(D^v),   Ent(D) = -sum_k p_k log2 p_k.
+
+    With sample weights every count is a weight.
+
+    Examples
+    --------
+    At the root Ent(D) = 0.971 bits (2 "yes" of 5). Splitting on outlook leaves only "rain"
+    impure (1 bit over 2 rows): a gain of 0.971 - 2/5 = 0.571, against 0.420 for windy.
+
+    >>> import pandas as pd
+    >>> from dtree import ID3Classifier, export_text
+    >>> X = pd.DataFrame({"outlook": ["sunny", "sunny", "rain", "rain", "overcast"],
+    ...                   "windy": ["no", "yes", "no", "yes", "no"]})
+    >>> y = ["no", "no", "yes", "no", "yes"]
+    >>> model = ID3Classifier().fit(X, y)
+    >>> print(export_text(model))
+    |--- outlook = overcast
+    |   |--- class: yes (no 0, yes 1)
+    |--- outlook = rain
+    |   |--- windy = no
+    |   |   |--- class: yes (no 0, yes 1)
+    |   |--- windy = yes
+    |   |   |--- class: no (no 1, yes 0)
+    |--- outlook = sunny
+    |   |--- class: no (no 2, yes 0)
+    >>> model.predict(pd.DataFrame({"outlook": ["rain"], "windy": ["no"]})).tolist()
+    ['yes']
     """
 
     _criterion = "info_gain"
@@ -476,7 +559,8 @@ class ID3Classifier(_Pruned):
                  predict_missing: str = "distribute", pruning: str | None = None,
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 class_weight: dict | str | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
@@ -491,6 +575,7 @@ class ID3Classifier(_Pruned):
         self.validation_fraction = validation_fraction
         self.prune_on_tie = prune_on_tie
         self.random_state = random_state
+        self.class_weight = class_weight
 
 
 class C45Classifier(_Pruned):
@@ -516,23 +601,23 @@ class C45Classifier(_Pruned):
 
     Parameters
     ----------
-    max_depth
+    max_depth : int or None, default=None
         Stop splitting at this depth (the root has depth 0); None for no limit.
-    min_samples_split
+    min_samples_split : int, default=2
         A node with fewer rows is a leaf (a row of weight 0 is not a row; see ``fit``).
-    min_samples_leaf
+    min_samples_leaf : int, default=1
         A split is allowed only if every branch that receives rows receives at least this many
         rows (not weights, as ``min_samples_split``; a row whose tested value is missing counts
         in every branch). Only the cuts that satisfy it are candidate thresholds. A node with no
         allowed split is a leaf.
-    min_impurity_decrease
+    min_impurity_decrease : float, default=0.0
         A node whose chosen split has a smaller gain (in bits, at that node) is a leaf.
-    purity_threshold
+    purity_threshold : float in (0, 1], default=1.0
         A node whose majority class has at least this weight share is a leaf.
-    tie_break
+    tie_break : "first" or list of str, default="first"
         How equal gain ratios are decided: "first" (column order) or a list of feature names in
         order of preference. A threshold tie goes to the smallest threshold.
-    variant
+    variant : {"textbook", "j48"}, default="textbook"
         "textbook": C4.5 as Zhou and the book's sources teach it. "j48": C4.5 Release 8 as
         Weka's J48 builds it unpruned (``J48 -U``; ``min_samples_leaf`` is its ``-M``): a
         threshold's gain pays log2(number of candidate cuts)/W (Quinlan 1996) and the
@@ -544,16 +629,16 @@ class C45Classifier(_Pruned):
         training error is collapsed into a leaf (stop reason "collapsed"). Trees equal J48's,
         except that a leaf whose top classes tie shows the first in ``classes_`` (sorted), J48
         the first in its header's order.
-    gain_filter
+    gain_filter : "average" or None, default="average"
         "average" (the heuristic above) or None (every candidate competes on gain ratio alone).
-    missing
+    missing : {"fractional", "branch"}, default="fractional"
         "fractional": missing values as described above. "branch": a missing value is a value
         of its own (Quinlan 1989's third option): a node whose training rows include some with
         the tested value missing gets one more branch, the last (``Node.missing_branch``), and
         those rows go there with their whole weight; the gain is computed on all rows, with
         the missing ones as one more group, and not discounted. A numeric attribute still
         needs a cut between two known values.
-    predict_missing
+    predict_missing : {"distribute", "most_frequent", "stop"}, default="distribute"
         What a row does at predict time at a node whose tested value it lacks (missing, or a
         category unseen at fit): "distribute" (C4.5; Quinlan 1993, ch. 3) follows every branch,
         weighted by the branch's training fraction, and sums the leaves' class distributions;
@@ -561,10 +646,10 @@ class C45Classifier(_Pruned):
         most frequent value among its rows; the first on a tie); "stop" answers with the node's
         own class distribution. A node with a missing-value branch (``Node.missing_branch``)
         sends the row there whatever this says. It may be changed after fit.
-    criterion
+    criterion : {"gain_ratio", "info_gain"}, default="gain_ratio"
         "gain_ratio" (C4.5) ranks the attributes by gain ratio; "info_gain" by information
         gain, with the same thresholds: the tree of Zhou (2016), sec. 4.4.1, fig. 4.8.
-    pruning
+    pruning : {"error_based", "pessimistic", "reduced_error"} or None, default=None
         How ``fit`` prunes the grown tree (:mod:`dtree.pruning`; ``pruning_log_`` then lists
         the nodes examined). None: not at all. "error_based": C4.5's pruning, with
         ``confidence`` (J48's ``-C``) and ``subtree_raising`` (J48's default; ``-S`` turns it
@@ -574,8 +659,73 @@ class C45Classifier(_Pruned):
         (as J48 ``-R``), a node pruned if that raises the accuracy there (``prune_on_tie``:
         if it does not lower it). Being parameters, these survive ``clone()``: cross-validation
         and grid search measure the pruned tree. :meth:`j48` gives Weka's default J48.
-    confidence, subtree_raising, z, validation_fraction, prune_on_tie, random_state
-        The pruners' settings, as above; each is used only by the pruning that names it.
+    confidence : float in (0, 0.5], default=0.25
+        "error_based": the confidence level of the upper error limit (J48's ``-C``).
+    subtree_raising : bool, default=True
+        "error_based": whether a node's largest branch may replace it.
+    z : float, default=1.0
+        "pessimistic": the standard errors a subtree may exceed its leaf by.
+    validation_fraction : float in (0, 1), default=1/3
+        "reduced_error": the share of each class's rows held out to prune on.
+    prune_on_tie : bool, default=False
+        "reduced_error": prune a node when that keeps the validation accuracy equal.
+    random_state : int, numpy.random.RandomState or None, default=None
+        "reduced_error": the draw of the held-out rows.
+    class_weight : dict, "balanced" or None, default=None
+        Each row's sample weight is multiplied by its class's weight, as in
+        :class:`CARTClassifier` and scikit-learn ("balanced": n / (K n_j) for the n_j rows of
+        class j of n, K classes). The tree's counts (``value``), the gains and every rule
+        that counts weight see the product; ``dtree.pruning.prune_error_based`` then needs
+        the product as its ``sample_weight``.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The class labels of y, sorted.
+    n_classes_ : int
+        Their number.
+    tree_ : dtree.Node
+        The root of the fitted tree; every node holds its weighted class counts (``value``).
+    n_features_in_ : int
+        The number of columns of X at fit.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names, if X was a DataFrame with string names.
+    feature_importances_ : numpy.ndarray of shape (n_features,)
+        Each feature's share of the tree's total entropy decrease (a property).
+    pruning_log_ : pandas.DataFrame
+        The nodes the pruning examined, with its decision; only after ``pruning`` or
+        ``validation_data`` pruned the tree.
+
+    See Also
+    --------
+    ID3Classifier : information gain, every column categorical.
+    dtree.pruning.prune_error_based : the same pruning applied to a fitted model.
+
+    Notes
+    -----
+    The gain ratio of attribute a, with branches D^v of the rows D (Quinlan 1993; Zhou 2016,
+    eqs. 4.3-4.4)::
+
+        Gain_ratio(D, a) = Gain(D, a) / IV(a),   IV(a) = -sum_v |D^v| / |D| log2(|D^v| / |D|).
+
+    Examples
+    --------
+    Temperature's best cut, 69.5, leaves a "no" among the four rows on its left: a gain of
+    1 - (4/6) 0.811 = 0.459 bits. Windy separates the classes: a gain of 1 bit, IV = 1.
+
+    >>> import pandas as pd
+    >>> from dtree import C45Classifier, export_text
+    >>> X = pd.DataFrame({"temperature": [64, 65, 68, 69, 70, 71],
+    ...                   "windy": ["no", "yes", "no", "no", "yes", "yes"]})
+    >>> y = ["yes", "no", "yes", "yes", "no", "no"]
+    >>> model = C45Classifier().fit(X, y)
+    >>> print(export_text(model))
+    |--- windy = no
+    |   |--- class: yes (no 0, yes 3)
+    |--- windy = yes
+    |   |--- class: no (no 3, yes 0)
+    >>> C45Classifier.j48().get_params()["confidence"]
+    0.25
     """
 
     _numeric_thresholds = True
@@ -592,7 +742,8 @@ class C45Classifier(_Pruned):
                  criterion: str = "gain_ratio", pruning: str | None = None,
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 class_weight: dict | str | None = None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -611,6 +762,7 @@ class C45Classifier(_Pruned):
         self.validation_fraction = validation_fraction
         self.prune_on_tie = prune_on_tie
         self.random_state = random_state
+        self.class_weight = class_weight
 
     @classmethod
     def j48(cls, **changes) -> C45Classifier:
@@ -664,7 +816,7 @@ class _CART(_Tree):
         **{name: rule for name, rule in _Tree._parameters.items()
            if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
         "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
-        "ccp_alpha": Interval(0),
+        "min_weight_fraction_leaf": Interval(0, 0.5), "ccp_alpha": Interval(0),
         "max_surrogates": Integer(0), "missing_penalty": FLAG,
         "missing": OneOf(("surrogate", "learn")),
         "max_features": Features(), "max_leaf_nodes": Integer(2, none=True),
@@ -686,7 +838,8 @@ class _CART(_Tree):
         return SplitRules(p.criterion, None, p.min_samples_leaf, binary=True,
                           max_surrogates=None if learn else p.max_surrogates,
                           discount_missing=p.missing_penalty, learn_missing=learn,
-                          max_features=p.max_features, seed=seed)
+                          max_features=p.max_features, seed=seed,
+                          min_weight_fraction_leaf=p.min_weight_fraction_leaf)
 
     def _post_prune(self, tree: Node, *training) -> None:
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
@@ -740,38 +893,43 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     Parameters
     ----------
-    criterion
+    criterion : {"gini", "entropy"}, default="gini"
         "gini", or "entropy": the decrease of entropy, the information gain in bits
         (scikit-learn's "entropy"; rpart's ``parms = list(split = "information")``, in nats,
         ranks the splits alike).
-    max_depth
+    max_depth : int or None, default=None
         Stop splitting at this depth (the root has depth 0); None for no limit.
-    min_samples_split
+    min_samples_split : int or float, default=2
         A node with fewer rows is a leaf. A float in (0, 1] is a fraction of the training rows
         (of positive weight), rounded up, as in scikit-learn.
-    min_samples_leaf
+    min_samples_leaf : int or float, default=1
         Each side of a split needs at least this many rows with a known value of the tested
         attribute (rpart's ``minbucket``, which counts them only); the rows that surrogates
         then send to a side come on top. A float in (0, 1) is a fraction of the training rows,
         rounded up.
-    min_impurity_decrease
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Each side of a split needs at least this fraction of the total training weight (the
+        sample weights times ``class_weight``; with ``priors`` or a ``loss``, the weights the
+        tree is grown on), as in scikit-learn; counted like ``min_samples_leaf``, over the
+        rows with a known value (``missing="learn"``: the missing rows in their side).
+    min_impurity_decrease : float, default=0.0
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).
-    ccp_alpha
+    ccp_alpha : float, default=0.0
         Cost-complexity pruning after growing: the smallest subtree minimising
         R(T) + ccp_alpha n(T), n(T) its number of leaves (see ``dtree.pruning``); 0 keeps the
         full tree.
-    max_surrogates
+    max_surrogates : int, default=5
         How many surrogate splits each node keeps (R's rpart's ``maxsurrogate``). A split is
         chosen on the rows that have the tested value; its decrease counts their weight only,
         W~/W times the decrease among them (rpart's, and seed 004's "penalty"). A row whose
         tested value is missing goes, at fit and at predict, by the first surrogate that can
         place it, else to the side that most known rows took (:mod:`dtree.surrogates`).
-    missing_penalty
+    missing_penalty : bool, default=True
         True (rpart; seed 004's "penalty"): a split's decrease counts only the rows whose
         value is known, so it is W~/W times the decrease among them. False: the decrease among
         them, undiscounted (CART's first versions, in seed 004's account).
-    missing
+    missing : {"surrogate", "learn"}, default="surrogate"
         "surrogate" (rpart, as above) or "learn" (scikit-learn >= 1.3's rule,
         ``sklearn/tree/_splitter.pyx``): a numeric split is chosen on all the node's rows,
         those whose tested value is missing sent together to the side where they decrease
@@ -784,16 +942,16 @@ class CARTClassifier(_CART, _TreeClassifier):
         bipartition search has no side for it; a category unseen at fit goes at predict to
         the child with more rows (none on a tie). On data without ties the tree is
         scikit-learn's, missing values included.
-    tie_break
+    tie_break : "first" or list of str, default="first"
         How equal decreases are decided: "first" (column order) or a list of feature names.
-    priors
+    priors : array-like of shape (n_classes,) or None, default=None
         None (the classes' shares of the training weight) or one positive number per class of
         ``classes_`` (sorted), summing to 1: the class probabilities pi_j (Breiman et al. 1984,
         sec. 4.3; rpart's ``parms = list(prior = ...)``). A node's class proportions are then
         p(j|t) = pi_j W_j(t)/W_j / sum_k pi_k W_k(t)/W_k, W_j(t) being class j's weight at t
         and W_j its weight in all (``predict_proba``; rpart's yprob): as if each row of class j
         weighed pi_j W / W_j.
-    loss
+    loss : array-like of shape (n_classes, n_classes) or None, default=None
         None (0-1 loss) or a K x K matrix of non-negative numbers, zero on the diagonal, no row
         all zero: ``loss[j, i]`` is the cost of calling a row of true class j class i (rpart's
         ``parms = list(loss = ...)``, rows true classes). A node's class is the one of least
@@ -812,35 +970,75 @@ class CARTClassifier(_CART, _TreeClassifier):
         priors or a loss, ``ccp_alpha`` (which prunes by impurity) is refused: prune by the
         risk with ``dtree.pruning.prune_cost_complexity(model, alpha, cost="error")``.
 
-    class_weight
+    class_weight : dict, "balanced" or None, default=None
         None, "balanced" or a dict {class label: weight}: each row's sample weight is
         multiplied by its class's weight, as in scikit-learn ("balanced": n / (K n_j), from the
         counts of rows, not their weights). Unlike ``priors``, it changes the class counts
         the tree shows (``value``) and every rule that counts weight.
-    max_features
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
         How many attributes each node scores, drawn at random without replacement (as
         scikit-learn's, Breiman 2001's random forests): None all of them, an int, a fraction f
         of the n attributes (max(1, floor(f n))), "sqrt" (max(1, floor(sqrt n))) or "log2".
         If none of the drawn ones can split the node, the others are scored one at a time,
         in the drawn order, until one can (scikit-learn goes on only past constant ones).
         Surrogate splits still look at every attribute.
-    max_leaf_nodes
+    max_leaf_nodes : int or None, default=None
         None, or grow best-first (scikit-learn's ``BestFirstTreeBuilder``) until the tree has
         this many leaves: of the nodes that could be split, the one whose split has the
         largest (W_t / W) times its impurity decrease is split first (the earliest one on a
         tie); the nodes left then are leaves (``stop_reason`` "max_leaf_nodes"). If the tree
         has fewer leaves anyway, it is the tree grown without it.
-    random_state
+    random_state : int, numpy.random.RandomState or None, default=None
         None, an int or a ``numpy.random.RandomState``: the draws of ``max_features``. An int
         gives the same tree every fit; the draws differ from scikit-learn's.
 
     Attributes
     ----------
-    loss_
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The class labels of y, sorted.
+    n_classes_ : int
+        Their number.
+    tree_ : dtree.Node
+        The root of the fitted tree; every node holds its weighted class counts (``value``).
+    n_features_in_ : int
+        The number of columns of X at fit.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names, if X was a DataFrame with string names.
+    feature_importances_ : numpy.ndarray of shape (n_features,)
+        Each feature's share of the tree's total Gini (or entropy) decrease (a property).
+    loss_ : numpy.ndarray of shape (n_classes, n_classes)
         The K x K loss matrix used (0-1 if ``loss`` is None).
-    costs_
+    costs_ : numpy.ndarray of shape (n_classes, n_classes) or None
         None without priors and loss; else ``costs_[j, i] = pi_j L(j, i) / W_j``, so that a
         node's risk is min_i sum_j W_j(t) costs_[j, i] (read by :mod:`dtree.pruning`).
+    pruning_log_ : pandas.DataFrame
+        The nodes ``validation_data`` pruning examined; only after it.
+
+    See Also
+    --------
+    CARTRegressor : the same splits for a numeric target.
+    dtree.rpart_text : the fitted tree as R's rpart prints it.
+    dtree.pruning.prune_cost_complexity : a copy pruned to a given alpha.
+
+    Notes
+    -----
+    A node t is split by the test s of largest weighted Gini decrease (Breiman et al. 1984,
+    ch. 4; Zhou 2016, eq. 4.5), p_k being class k's share of the weight W::
+
+        Delta(s, t) = W_t Gini(t) - W_L Gini(t_L) - W_R Gini(t_R),   Gini(t) = 1 - sum_k p_k^2.
+
+    Examples
+    --------
+    The cut between 1 and 2 separates the classes: the root's Gini index 1/2 falls to 0.
+
+    >>> from dtree import CARTClassifier
+    >>> model = CARTClassifier().fit([[0], [1], [2], [3]], [0, 0, 1, 1])
+    >>> model.tree_.threshold
+    1.5
+    >>> model.predict([[0.5], [2.5]]).tolist()
+    [0, 1]
+    >>> model.feature_importances_.tolist()
+    [1.0]
     """
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy")),
@@ -849,6 +1047,7 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_weight_fraction_leaf: float = 0.0,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
@@ -861,6 +1060,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates
@@ -904,10 +1104,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         """Without priors and loss, the grower's tree; with them, the tree grown on the
         altered-prior weights, its nodes' values and predictions set as the class says. A
         ``class_weight`` multiplies the sample weights first, as in scikit-learn."""
-        if self.class_weight is not None:
-            y = _labels_1d(y)
-            sample_weight = (check_sample_weight(sample_weight, len(y))
-                             * compute_sample_weight(self.class_weight, y))
+        sample_weight = self._class_weighted(y, sample_weight)
         if self.priors is None and self.loss is None:
             return super()._grow(X, y, sample_weight)
         y = _labels_1d(y)
@@ -960,22 +1157,59 @@ class CARTRegressor(_CART, _TreeRegressor):
     bipartitions up to ``dtree.kernels.MAX_EXHAUSTIVE_CATEGORIES`` categories, and beyond that
     the best cut along their order by weighted median target (a heuristic).
 
+    The parameters other than ``criterion`` (``max_depth``, ``min_samples_split``,
+    ``min_samples_leaf``, ``min_weight_fraction_leaf``, ``min_impurity_decrease``,
+    ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
+    ``max_features``, ``max_leaf_nodes`` and ``random_state``) are those of
+    :class:`CARTClassifier`, with the same defaults; ``missing="learn"`` needs
+    ``"squared_error"`` and ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease
+    of the criterion.
+
     Parameters
     ----------
-    criterion
-        "squared_error" or "absolute_error".
-    others
-        ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
-        ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
-        ``max_features``, ``max_leaf_nodes`` and ``random_state`` as in
-        :class:`CARTClassifier` (``missing="learn"`` needs ``"squared_error"``;
-        ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease of the criterion).
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+        The impurity: the weighted variance, or the absolute deviation from the median.
+
+    Attributes
+    ----------
+    tree_ : dtree.Node
+        The root of the fitted tree; every node holds its prediction and training weight.
+    n_features_in_ : int
+        The number of columns of X at fit.
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names, if X was a DataFrame with string names.
+    feature_importances_ : numpy.ndarray of shape (n_features,)
+        Each feature's share of the tree's total decrease of the criterion (a property).
+
+    See Also
+    --------
+    CARTClassifier : the same splits for classes.
+
+    Notes
+    -----
+    A node t is split by the test of largest decrease of the weighted squared error (Breiman
+    et al. 1984, ch. 8), ybar_t being the weighted mean of its targets::
+
+        Delta = R(t) - R(t_L) - R(t_R),   R(t) = sum_{i in t} w_i (y_i - ybar_t)^2.
+
+    Examples
+    --------
+    The cut at 1.5 leaves the first two rows with no error (R = 0, down from 11); the right
+    pair (3 and 5) is cut again at 2.5.
+
+    >>> from dtree import CARTRegressor
+    >>> model = CARTRegressor().fit([[0], [1], [2], [3]], [1.0, 1.0, 3.0, 5.0])
+    >>> model.tree_.threshold, model.get_n_leaves()
+    (1.5, 3)
+    >>> model.predict([[0.5], [2.5], [9.0]]).tolist()
+    [1.0, 3.0, 5.0]
     """
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
+                 min_weight_fraction_leaf: float = 0.0,
                  min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
                  max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, missing: str = "surrogate",
@@ -986,6 +1220,7 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_surrogates = max_surrogates

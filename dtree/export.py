@@ -85,14 +85,30 @@ def export_text(model, target: str | None = None, max_depth: int | None = None,
 
     Each branch line reads ``feature = value``, ``feature <= t`` / ``feature > t`` or
     ``feature in {a, b}``; each leaf line gives the predicted class and the weighted class counts
-    of the training rows that reached it (fractions appear when rows were split by missing values),
-    or a regressor's prediction and weight. ``target`` names the leaves' answer: "class" for a
-    classifier and "value" for a regressor by default.
+    of the training rows that reached it (fractions appear when rows were split by missing
+    values), or a regressor's prediction and weight. ``target`` names the leaves' answer:
+    "class" for a classifier and "value" for a regressor by default.
     With ``max_depth``, the printed tree is at most that deep (the root has depth 0): an internal
     node at depth ``max_depth`` is printed as one stub line, ``… 3 leaves, n 5``, instead of its
     subtree. With ``show_surrogates`` each CART split is preceded by its surrogate splits, one
     per line, best first, with agreement and adjusted agreement, then the branch a row goes to
     when none can place it (``Node.surrogates``, ``Node.larger_branch``).
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+    target : str or None, default=None
+        The word before each leaf's answer ("class" or "value" if None).
+    max_depth : int or None, default=None
+        The deepest level printed in full.
+    show_surrogates : bool, default=False
+        Print each CART split's surrogates.
+
+    Returns
+    -------
+    str
+        One line per branch and leaf, without a final newline.
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
@@ -134,7 +150,18 @@ def leaf_table(model) -> pd.DataFrame:
     """One row per leaf, left to right, read as a rule: a column for each attribute tested
     above some leaf (the branch taken, blank where the path does not test it; two tests of one
     numeric attribute are joined with ", "), then the weighted class counts ("-" for an empty
-    branch) or a regressor's weight of rows, the prediction and the stop reason. Indexed 1, 2, ..."""
+    branch) or a regressor's weight of rows, the prediction and the stop reason.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per leaf, indexed 1, 2, ... (``leaf``).
+    """
     root = fitted_tree(model)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
     rows = []
@@ -175,7 +202,23 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
     ``max_depth`` draws an internal node at that depth as a box for its hidden subtree ("… 3
     leaves"). ``filled`` colours a classifier's box by its predicted class, the stronger the
     purer (opacity (p_max - 1/K) / (1 - 1/K) for K classes), and a regressor's by its
-    prediction within the tree's range."""
+    prediction within the tree's range.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+    max_depth : int or None, default=None
+        The deepest level drawn in full.
+    filled : bool, default=False
+        Colour the boxes, as above.
+    class_names : bool, default=True
+        Name a classifier's predicted class in each box.
+
+    Returns
+    -------
+    str
+        The DOT source, ``digraph Tree {...}``."""
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
@@ -266,7 +309,20 @@ def tree_arrays(model) -> TreeArrays:
     layout: a multiway or categorical split is a ValueError naming the node's attribute. The
     arrays hold no surrogates: a row with a missing value cannot be routed by them alone.
     ``n_node_samples`` counts rows as the tree does (a row split by a missing value counts in
-    each branch it enters)."""
+    each branch it enters).
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+
+    Returns
+    -------
+    dtree.export.TreeArrays
+        ``children_left``, ``children_right``, ``feature``, ``threshold``, ``value``,
+        ``impurity``, ``n_node_samples`` and ``weighted_n_node_samples``, one entry per node in
+        pre-order (``apply``'s ids).
+    """
     nodes = list(fitted_tree(model).walk())
     for node in nodes:
         if node.children and node.threshold is None:

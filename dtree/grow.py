@@ -110,6 +110,9 @@ class SplitRules:
     scikit-learn's ``max_features``); if none of them can split the node, the others are
     scored one at a time, in the drawn order, until one can. The draws come from
     ``numpy.random.RandomState(seed)``, so a seed gives the same tree every time.
+    ``min_weight_fraction_leaf`` (CART): each side of a binary split needs at least this
+    fraction of the weight the tree is grown on (scikit-learn's), counted as
+    ``min_samples_leaf`` counts rows.
     """
 
     criterion: str = "info_gain"
@@ -123,6 +126,7 @@ class SplitRules:
     learn_missing: bool = False
     max_features: int | None = None
     seed: int | None = None
+    min_weight_fraction_leaf: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -605,7 +609,8 @@ def _candidates(rows, weights, order, available, data, rules, draw
                                 min_leaf=rules.min_samples_leaf, j48=rules.j48,
                                 missing_branch=rules.missing_branch, binary=rules.binary,
                                 discount_missing=rules.discount_missing,
-                                learn=rules.learn_missing)
+                                learn=rules.learn_missing,
+                                min_weight=rules.min_weight_fraction_leaf * data.total_weight)
 
     if draw is None or rules.max_features >= len(available):
         found = score(available)

@@ -227,7 +227,8 @@ def midpoint(lower, upper):
 # ------------------------------------------------------------------------------ split search
 @kernel
 def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
-                     by_ratio, min_leaf, j48, missing_branch, binary, discount, learn=False):
+                     by_ratio, min_leaf, j48, missing_branch, binary, discount, learn=False,
+                     min_weight=0.0):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
     ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
@@ -251,7 +252,9 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     with weight (-1 if J48's cuts gain nothing after its penalty), whether some split is
     allowed and, for a bipartition, each category code's branch (``sides[a, code]``: 0 left,
     1 right, -1 for a category absent from the node), and (``learn``) whether the rows with a
-    missing value go left.
+    missing value go left. ``min_weight`` (CART's ``min_weight_fraction_leaf`` times the
+    training weight) is the least weight each side of a binary split must have, counted as
+    ``min_leaf`` counts rows.
     """
     n = len(attrs)
     gain, iv = np.zeros(n), np.zeros(n)
@@ -277,7 +280,7 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
         if n_categories[attrs[a]] > 0 and binary:
             gain[a], n_branches[a], allowed[a] = _best_bipartition(
                 column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes,
-                divisor, min_leaf, sides[a])
+                divisor, min_leaf, sides[a], min_weight)
         elif n_categories[attrs[a]] > 0:
             gain[a], iv[a], n_branches[a], allowed[a] = _categorical(
                 column, y, n_classes, impurity, rows, w, n_categories[attrs[a]], table, sizes,
@@ -285,11 +288,12 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
         elif learn:
             gain[a], threshold[a], n_branches[a], allowed[a], missing_left[a] = learned_cut(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], total, W,
-                min_leaf)
+                min_leaf, min_weight)
         else:
             gain[a], iv[a], threshold[a], n_branches[a], allowed[a] = _numeric(
                 column, y, n_classes, impurity, rows, w, order[slot[attrs[a]]], total, W,
-                divisor, min_leaf, by_ratio, j48, missing_branch, not binary, decrease, left_w)
+                divisor, min_leaf, by_ratio, j48, missing_branch, not binary, decrease, left_w,
+                min_weight)
     return gain, iv, threshold, n_branches, allowed, sides, missing_left
 
 
@@ -322,7 +326,7 @@ def _categorical(column, y, n_classes, impurity, rows, w, n_codes, table, sizes,
 
 @kernel
 def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, min_leaf,
-             by_ratio, j48, missing_branch, spread_missing, decrease, left_w):
+             by_ratio, j48, missing_branch, spread_missing, decrease, left_w, min_weight=0.0):
     """A numeric attribute's best cut: every cut scored (:func:`cut_decreases`, or
     :func:`absolute_cut_decreases`), then the best allowed one chosen (:func:`best_cut`, or
     :func:`j48_best_cut`). A cut needs ``min_leaf`` rows on each side: the rows with a known
@@ -356,7 +360,7 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
     else:
         n_extra = n_missing if spread_missing and not missing_branch else 0
         k, gain, n_branches = best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor,
-                                       by_ratio, known_w, W, branch_weights)
+                                       by_ratio, known_w, W, branch_weights, min_weight)
     if k < 0:
         return gain, _cut_information(0.0, known_w, W, branch_weights), np.nan, n_branches, False
     t = midpoint(column[rows[order[k]]], column[rows[order[k + 1]]])
@@ -364,19 +368,20 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
 
 
 @kernel
-def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_leaf):
+def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_leaf,
+                min_weight=0.0):
     """A numeric attribute's best cut when the rows with a missing value go, together, to
     one side, the side that decreases the impurity more (scikit-learn >= 1.3,
     ``sklearn/tree/_splitter.pyx``, ``node_split_best``; as in 1.9). The decrease of a cut
     is W I(D) - W_L I(D_L) - W_R I(D_R) over all the node's rows, the missing ones counted
-    in their side, and so is ``min_leaf``. Cuts are tried in scikit-learn's order, a later
-    one winning only if strictly better: every cut with the missing rows on the right, then
-    "is missing" (all known values left, threshold +inf, the missing rows right), then every
-    cut with them on the left. Without missing rows at the node they go, at predict, to the
-    side with more rows (right on a tie). A column with no known value, or whose known
-    values are all equal and none missing, does not split. Returns gain (decrease / W),
-    threshold, branches with weight (2 or 1), whether a cut is allowed and whether the
-    missing rows go left."""
+    in their side, and so are ``min_leaf`` and ``min_weight``. Cuts are tried in
+    scikit-learn's order, a later one winning only if strictly better: every cut with the
+    missing rows on the right, then "is missing" (all known values left, threshold +inf, the
+    missing rows right), then every cut with them on the left. Without missing rows at the
+    node they go, at predict, to the side with more rows (right on a tie). A column with no
+    known value, or whose known values are all equal and none missing, does not split.
+    Returns gain (decrease / W), threshold, branches with weight (2 or 1), whether a cut is
+    allowed and whether the missing rows go left."""
     n_known = len(order)  # the rows whose value is missing come last
     missing = np.zeros(len(total))
     while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
@@ -387,6 +392,7 @@ def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_le
                         column[rows[order[n_known - 1]]]):
         return 0.0, np.nan, 1, False, False  # scikit-learn's constant feature
     before = weighted_impurity(total, impurity)
+    w_missing = weight_of(missing, n_classes)
     left, right = np.zeros(len(total)), np.zeros(len(total))
     best, t, best_left = -np.inf, np.nan, False
     for side in range(2 if n_missing > 0 else 1):  # 0: missing rows right, 1: left
@@ -400,6 +406,9 @@ def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_le
             n_left = k + 1 + side * n_missing
             if min(n_left, len(order) - n_left) < min_leaf:
                 continue
+            w_left = weight_of(left, n_classes)
+            if min(w_left, W - w_left) < min_weight:
+                continue
             for s in range(len(total)):
                 right[s] = total[s] - left[s]
             d = before - weighted_impurity(left, impurity) - weighted_impurity(right, impurity)
@@ -407,7 +416,8 @@ def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_le
                 best = d
                 t = midpoint(column[rows[i]], column[rows[order[k + 1]]])
                 best_left = side == 1 if n_missing > 0 else n_left > len(order) - n_left
-        if side == 0 and n_missing > 0 and min(n_known, n_missing) >= min_leaf:
+        if (side == 0 and n_missing > 0 and min(n_known, n_missing) >= min_leaf
+                and min(W - w_missing, w_missing) >= min_weight):
             d = before - weighted_impurity(total - missing, impurity) - weighted_impurity(
                 missing, impurity)  # "is missing", against the rest
             if d > best:
@@ -480,10 +490,11 @@ def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known
 
 @kernel
 def best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor, by_ratio, known_w,
-             W, branch_weights):
+             W, branch_weights, min_weight=0.0):
     """The allowed cut of highest gain, max(decrease, 0) / ``divisor``, or gain ratio if
     ``by_ratio``; the first (smallest threshold) on a tie. A cut is allowed if both
-    sides have ``min_leaf`` rows, ``n_extra`` more counting in each. Returns the cut
+    sides have ``min_leaf`` rows, ``n_extra`` more counting in each, and a known weight of
+    ``min_weight`` (CART's ``min_weight_fraction_leaf``). Returns the cut
     (-1: none), its gain, and the number of branches with weight (2 if some cut
     exists, else 1)."""
     best_k, best_score, n_branches = -1, -1.0, 1
@@ -492,6 +503,8 @@ def best_cut(decrease, left_w, n_known, n_extra, min_leaf, divisor, by_ratio, kn
             continue  # equal values
         n_branches = 2
         if min(k + 1, n_known - k - 1) + n_extra < min_leaf:
+            continue
+        if min(left_w[k], known_w - left_w[k]) < min_weight:
             continue
         score = max(decrease[k], 0.0) / divisor
         if by_ratio:
@@ -602,7 +615,7 @@ MAX_EXHAUSTIVE_CATEGORIES = 12
 
 @kernel
 def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, sizes,
-                      divisor, min_leaf, sides):
+                      divisor, min_leaf, sides, min_weight=0.0):
     """CART's split of a categorical attribute in two (Breiman et al. 1984, sec. 4.2.2).
 
     For two classes and for the squared error, the k categories present at the node are put in
@@ -612,9 +625,10 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
     tried, up to ``MAX_EXHAUSTIVE_CATEGORIES`` present categories; beyond, only the cuts along
     the order of the share of the node's majority class, or of the categories' weighted median
     targets (the lower median on an exact half): heuristics. Each side needs ``min_leaf`` rows
-    with a known value. Writes the branch of each present category code into ``sides`` (0 left,
-    1 right); returns gain, branches with weight (1 or 2), and whether a split is allowed. The
-    rows with a missing value take no part; the gain is the decrease over ``divisor``."""
+    with a known value, and their weight ``min_weight``. Writes the branch of each present
+    category code into ``sides`` (0 left, 1 right); returns gain, branches with weight (1 or
+    2), and whether a split is allowed. The rows with a missing value take no part; the gain
+    is the decrease over ``divisor``."""
     known, missing = np.zeros(table.shape[1]), np.zeros(table.shape[1])
     category_table(column, y, n_classes, rows, w, n_codes, table, sizes, known, missing)
     present = np.flatnonzero(sizes[:n_codes] > 0)
@@ -642,7 +656,7 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
                 stats = table[present[b]]
                 key[b] = stats[1] / stats[0] if target < 0 else stats[target] / stats.sum()
         present = present[np.argsort(key, kind="mergesort")]
-    n_known = sizes[:n_codes].sum()
+    n_known, known_w = sizes[:n_codes].sum(), weight_of(known, n_classes)
     best, best_cut = -1.0, 0
     part = np.zeros(table.shape[1])
     n_left = 0
@@ -661,6 +675,9 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
             n_left += sizes[present[cut - 1]]
         if min(n_left, n_known - n_left) < min_leaf:
             continue  # a side with too few rows
+        left_w = weight_of(part, n_classes)
+        if min(left_w, known_w - left_w) < min_weight:
+            continue  # a side too light
         if impurity == ABSOLUTE_ERROR:
             decrease = before - _deviation_of_sides(values, weights, codes, on_left)
         else:

@@ -230,6 +230,34 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
     that is drawn only as deep as fits, with a UserWarning saying how many levels are folded.
     Into a given ``ax`` the whole tree is drawn with its text shrunk as needed to fit the Axes,
     down to ``MIN_FONTSIZE`` points, and only below that folded (with the same warning).
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+    ax : matplotlib.axes.Axes or None, default=None
+        Where to draw; None for a new figure sized to the tree.
+    fontsize : float, default=9
+        The text size in points (without ``ax``), or the largest (with it).
+    max_depth : int or None, default=None
+        The deepest level drawn in full.
+    filled : bool, default=False
+        Colour the tests too.
+    proportion : bool, default=False
+        Class shares instead of weighted counts at the leaves.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn into.
+
+    Examples
+    --------
+    >>> from dtree import CARTClassifier, plot_tree
+    >>> model = CARTClassifier().fit([[0], [1], [2], [3]], ["no", "no", "yes", "yes"])
+    >>> ax = plot_tree(model, filled=True)
+    >>> ax.figure.axes == [ax]
+    True
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)

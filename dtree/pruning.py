@@ -234,7 +234,33 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
     subtree's cost R(T)) and ``n_leaves``. ``cost="impurity"`` is scikit-learn's R(t) =
     (W_t / W) I(t); ``cost="error"`` the misclassified share of the training weight (or, for a
     CART classifier with priors or a loss, the expected loss), for which alpha / R(root) is
-    rpart's complexity parameter cp (a classifier's tree only)."""
+    rpart's complexity parameter cp (a classifier's tree only).
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+    cost : {"impurity", "error"}, default="impurity"
+        R(t), as above.
+
+    Returns
+    -------
+    dtree.pruning.PruningPath
+        ``ccp_alphas``, ``impurities`` and ``n_leaves``, one entry per subtree.
+
+    Examples
+    --------
+    The full tree of the targets 1, 1, 3, 5 has R(T) = 0. Its node over 3 and 5 has
+    R(t) = (2/4) x 1 = 0.5, so g(t) = 0.5 / (2 - 1); once it is cut, R(T) = 0.5 and the root
+    (R = 11/4) has g = (2.75 - 0.5) / (2 - 1) = 2.25.
+
+    >>> from dtree import CARTRegressor, cost_complexity_path, prune_cost_complexity
+    >>> model = CARTRegressor().fit([[0], [1], [2], [3]], [1.0, 1.0, 3.0, 5.0])
+    >>> cost_complexity_path(model).ccp_alphas.tolist()
+    [0.0, 0.5, 2.25]
+    >>> prune_cost_complexity(model, alpha=0.5).get_n_leaves()
+    2
+    """
     check_is_fitted(model, "tree_")
     root = model.tree_
     _check_cost(model, cost)
@@ -247,7 +273,22 @@ def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     (the tree's own ``ccp_alpha``). The copy's ``pruning_log_`` lists the links in the order they
     are examined: the pre-order number, test and depth of the node, g(t), the leaves its cut
     removes, and the decision. Pruning a CART model this way (``cost="impurity"``) sets its
-    ``ccp_alpha``, so that ``clone()`` keeps it."""
+    ``ccp_alpha``, so that ``clone()`` keeps it.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` estimator.
+    alpha : float
+        The price of a leaf, at least 0.
+    cost : {"impurity", "error"}, default="impurity"
+        R(t), as in :func:`cost_complexity_path`.
+
+    Returns
+    -------
+    estimator
+        The pruned copy; ``model`` is not changed.
+    """
     alpha = check_number(alpha, "alpha", low=0)
     _check_cost(model, cost)
     pruned = _fitted_copy(model)
@@ -391,7 +432,24 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
     copy's ``pruning_log_`` lists the nodes examined, with the accuracy split and as a leaf,
     and the decision. The copy is a fitted result (``pruned_by_``): the validation set is no
     parameter, so ``clone()`` does not keep the pruning; ``pruning="reduced_error"`` prunes on
-    a part of the training rows held out at fit instead."""
+    a part of the training rows held out at fit instead.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` classifier.
+    X_val : pandas.DataFrame or array-like of shape (n_samples, n_features)
+        The validation rows, read as at fit.
+    y_val : array-like of shape (n_samples,)
+        Their class labels.
+    prune_on_tie : bool, default=False
+        Prune a node whose leaf is as accurate as its subtree.
+
+    Returns
+    -------
+    estimator
+        The pruned copy; ``model`` is not changed.
+    """
     if not isinstance(prune_on_tie, bool):
         raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
     pruned = _fitted_copy(model, "reduced-error pruning counts correct answers")
@@ -707,7 +765,28 @@ def prune_error_based(model, X=None, y=None, sample_weight=None, *, confidence: 
     branch, so it needs them; a fitted model keeps no rows (J48 too holds them only while it
     prunes). Without subtree raising the class counts on the nodes suffice. The copy's
     parameters say ``pruning="error_based"`` with this ``confidence`` and ``subtree_raising``,
-    so that ``clone()`` and ``fit`` prune it the same way."""
+    so that ``clone()`` and ``fit`` prune it the same way.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` classifier.
+    X : pandas.DataFrame, array-like or None, default=None
+        The training rows (needed with ``subtree_raising``).
+    y : array-like of shape (n_samples,) or None, default=None
+        Their class labels.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Their weights, as given to ``fit``.
+    confidence : float in (0, 0.5], default=0.25
+        The confidence level of the upper error limit (J48's ``-C``).
+    subtree_raising : bool, default=True
+        Whether a node's largest branch may replace it (J48's default; ``-S`` turns it off).
+
+    Returns
+    -------
+    estimator
+        The pruned copy; ``model`` is not changed.
+    """
     confidence = check_number(confidence, "confidence", low=0, high=0.5, low_open=True)
     if not isinstance(subtree_raising, bool):
         raise TypeError(f"subtree_raising must be True or False, got {subtree_raising!r}")
@@ -793,7 +872,22 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
     root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
     the children first, so a node is judged on its already pruned subtree. Top-down pruning
     sets the copy's parameters ``pruning="pessimistic"`` and ``z``, so that ``clone()`` keeps
-    it; bottom-up pruning is a fitted result (``pruned_by_``)."""
+    it; bottom-up pruning is a fitted result (``pruned_by_``).
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted ``dtree`` classifier.
+    z : float, default=1.0
+        The standard errors a subtree may exceed its leaf by, at least 0.
+    order : {"top_down", "bottom_up"}, default="top_down"
+        The order the nodes are examined in.
+
+    Returns
+    -------
+    estimator
+        The pruned copy; ``model`` is not changed.
+    """
     z = check_number(z, "z", low=0)
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")

@@ -127,7 +127,8 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                      order: np.ndarray, attributes: np.ndarray, criterion: str,
                      cut_by_ratio: bool = False, min_leaf: int = 1, j48: bool = False,
                      missing_branch: bool = False, binary: bool = False,
-                     discount_missing: bool = True, learn: bool = False) -> Candidates:
+                     discount_missing: bool = True, learn: bool = False,
+                     min_weight: float = 0.0) -> Candidates:
     """Score the best split of every attribute in ``attributes`` at a node: one kernel call.
     ``order`` holds the node's rows sorted by each numeric column (``TrainingSet.sorted_rows``).
 
@@ -141,14 +142,15 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     The gain counts only the rows whose value is known: rho times the decrease among them;
     without ``discount_missing`` it is that decrease itself. ``learn`` scores a numeric
     attribute as scikit-learn does, the rows with a missing value on the better side of each
-    cut (:func:`dtree.kernels.learned_cut`).
+    cut (:func:`dtree.kernels.learned_cut`). ``min_weight``: the least weight of each side of
+    a binary split.
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
     search = pick(kernels.score_attributes, len(rows) * len(attributes))
     gain, iv, threshold, n_branches, allowed, sides, missing_left = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
-        discount_missing, learn)
+        discount_missing, learn, min_weight)
     score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
     names, columns = data.names, attributes.tolist()

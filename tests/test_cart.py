@@ -221,18 +221,8 @@ def test_parameters_are_checked():
         CARTRegressor().fit(X, [1.0, np.nan])
 
 
-def _expected_failures(estimator) -> dict[str, str]:
-    """scikit-learn's checks that fail for a reason stated here (marked xfail)."""
-    if isinstance(estimator, CARTClassifier):
-        return {"check_class_weight_classifiers":
-                "the check caps leaves by min_weight_fraction_leaf=0.01, which dtree lacks: "
-                "a fully grown tree keeps a leaf for rows of class weight 1e-4"}
-    return {}
-
-
 @parametrize_with_checks([CARTClassifier(), CARTRegressor(),
-                          CARTRegressor(criterion="absolute_error")],
-                         expected_failed_checks=_expected_failures)
+                          CARTRegressor(criterion="absolute_error")])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
