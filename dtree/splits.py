@@ -57,8 +57,9 @@ class TrainingSet:
     """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
     numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is float64), ``y``
     each row's class code (as a float) or target value, ``n_classes`` 0 for regression,
-    ``n_categories[j]`` 0 for a numeric column, and ``slot[j]`` the place of a numeric column among the numeric ones (-1 if categorical), and
-    ``total_weight`` the weight of the rows the tree is grown on."""
+    ``n_categories[j]`` 0 for a numeric column, ``slot[j]`` the place of a numeric column
+    among the numeric ones (-1 if categorical), and ``total_weight`` the weight of the rows
+    the tree is grown on."""
 
     XT: np.ndarray
     y: np.ndarray
