@@ -191,6 +191,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # depth first: a stack of nodes, each examined when it is taken; best first: a heap of
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
+    resort_from = _resort_from(data, len(rows), best_first)
     work = []
 
     def add(node, rows, weights, order, pure, available):
@@ -214,6 +215,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 continue
         else:
             node, rows, weights, order, pure, available = work.pop()
+            if order is None and not pure:  # it waited without its sorted rows
+                order = data.sorted_rows(rows)
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
             if chosen is None:
@@ -261,11 +264,13 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
+                waits = b < len(start) - 2
                 own = (child_rows[first:last], child_weights[first:last],
+                       None if waits and (is_pure or last - first >= resort_from) else
                        child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
                                                                              last - first))
-                if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
-                    own = tuple(part.copy() for part in own)  # once the next child is done
+                if waits:  # with copies, this node's arrays are freed once the next child is
+                    own = tuple(None if part is None else part.copy() for part in own)  # done
                 add(child, *own, is_pure, available)
         n_leaves += len(node.children) - 1
         if rules.max_surrogates is not None or rules.learn_missing:
@@ -273,6 +278,18 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     if rules.j48:
         _collapse(root)
     return root
+
+
+def _resort_from(data: TrainingSet, n_rows: int, best_first: bool) -> float:
+    """How many rows a child that waits for its siblings' subtrees must have to wait without
+    its sorted rows, sorting them again when its turn comes (a pure one never needs them):
+    an eighth of the rows, so that the orders held meanwhile are a fraction of the root's and
+    the sorting done again about as much as the root's. Only without missing values, where
+    the order carried down is the stable sort of the child's rows (sorting gives it again
+    exactly), and depth first (best first, a node's split is chosen when it is added)."""
+    if best_first or any(np.isnan(column).any() for column in data.XT):
+        return np.inf
+    return n_rows / 8
 
 
 def _refuse_missing_categories(X: np.ndarray, features: list[Feature]) -> None:
