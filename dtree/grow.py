@@ -250,7 +250,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
         n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
-        node.branch_fractions = fractions
+        node.branch_fractions = fractions.copy()  # numpy's own: less than the kernel's array
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
@@ -329,9 +329,9 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
     """A node; its ``value`` is the weighted class counts (or, for regression, the mean). A node
     that no training row reaches is empty and predicts like its parent."""
     empty = weight == 0 and parent is not None
-    if empty:
-        prediction = parent.prediction
-    node = Node(value=stats if n_classes else prediction, prediction=prediction,
+    # arrays of its own: a view of a row of the split's arrays would keep all of them alive
+    prediction = parent.prediction if empty else prediction.copy()
+    node = Node(value=stats.copy() if n_classes else prediction, prediction=prediction,
                 n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
     if empty:
         node.stop_reason = "empty"
