@@ -171,7 +171,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
     if rules.learn_missing:
-        _refuse_missing_categories(X[rows], features)
+        _refuse_missing_categories(X, rows, features)
     data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
@@ -292,11 +292,13 @@ def _resort_from(data: TrainingSet, n_rows: int, best_first: bool) -> float:
     return n_rows / 8
 
 
-def _refuse_missing_categories(X: np.ndarray, features: list[Feature]) -> None:
+def _refuse_missing_categories(X: np.ndarray, rows: np.ndarray,
+                               features: list[Feature]) -> None:
     """``learn_missing`` learns a side for the missing values of numeric columns only: a
-    categorical column with a missing value is refused (ValueError)."""
+    categorical column with a missing value among ``rows`` is refused (ValueError). Column by
+    column: no copy of X."""
     for j, feature in enumerate(features):
-        if feature.is_categorical and np.isnan(X[:, j]).any():
+        if feature.is_categorical and np.isnan(X[rows, j]).any():
             raise ValueError(
                 f"column {feature.name!r} is categorical and has a missing value, but "
                 "missing='learn' learns a side for missing values of numeric columns only; "
