@@ -527,9 +527,14 @@ def _is_datetime(column) -> bool:
             or pd.api.types.is_datetime64_any_dtype(column.dtype))
 
 
-def fit_features(names: list[str], columns: list, numeric: bool = True
+def fit_features(names: list[str], columns: list, numeric: bool = True,
+                 table: np.ndarray | pd.DataFrame | None = None
                  ) -> tuple[list[Feature], np.ndarray]:
     """Learn each column's kind and categories; return them and the encoded matrix.
+
+    ``table``, the 2-D array the columns come from, if any: with ``numeric``, a float64 array
+    is the encoded matrix already and is returned as it is, not copied (the caller only reads
+    it).
 
     With ``numeric=False`` every column is categorical (ID3 treats each distinct number as a value).
     A pandas categorical column keeps its declared category order; other columns use sorted values.
@@ -540,14 +545,17 @@ def fit_features(names: list[str], columns: list, numeric: bool = True
     value missing is kept (no split can use it, as in rpart, Weka and scikit-learn), with a
     UserWarning that names it.
     """
-    features, matrix = [], np.empty((len(columns[0]), len(names)), order="F")  # column by column
+    shared = numeric and isinstance(table, np.ndarray) and table.dtype == np.float64
+    features = []
+    matrix = table if shared else np.empty((len(columns[0]), len(names)), order="F")
     for j, (name, column) in enumerate(zip(names, columns)):
         is_numeric = _is_numeric(column)
         if is_numeric:
             values = _as_float(column, name)
             if numeric:
                 features.append(Feature(name))
-                matrix[:, j] = values
+                if not shared:
+                    matrix[:, j] = values
         elif _is_datetime(column):
             warnings.warn(f"column {name!r} holds dates or times, and each distinct one becomes a "
                           "category of its own; convert it to numbers first (e.g. days since a "

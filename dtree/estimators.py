@@ -223,7 +223,8 @@ class _Tree(BaseEstimator):
         if hasattr(p, "max_features"):  # a name or a fraction: of the columns
             p.max_features = count_features(p.max_features, len(names))
         stopping, rules = self._stopping_rules(p), self._split_rules(p)
-        features, matrix = fit_features(names, columns, numeric=self._numeric_thresholds)
+        features, matrix = fit_features(  # X itself if it is float64 (and whole): only read
+            names, columns, numeric=self._numeric_thresholds, table=table if kept.all() else None)
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
         holdout = self._holdout(targets)

@@ -194,7 +194,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)
     if rules.learn_missing:
-        _refuse_missing_categories(X[rows], features)
+        _refuse_missing_categories(X, rows, features)
     data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
@@ -214,6 +214,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # depth first: a stack of nodes, each examined when it is taken; best first: a heap of
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
+    resort_from = _resort_from(data, len(rows), best_first)
     work = []
     compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping) else 0
 
@@ -238,7 +239,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 continue
         else:
             node, rows, weights, order, pure, available = work.pop()
-            if len(rows) <= compiled_below:
+            if order is None and not pure:  # it waited without its sorted rows
+                order = data.sorted_rows(rows)
+            if len(rows) <= compiled_below and not pure:
                 _grow_compiled(node, rows, weights, order, pure, available, data, rules,
                                stopping, priority)
                 continue
@@ -275,7 +278,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
         n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
-        node.branch_fractions = fractions
+        node.branch_fractions = fractions.copy()  # numpy's own: less than the kernel's array
         if split.is_multiway:
             available = available[available != split.feature]
         predictions = _predictions(stats, total, n_classes)
@@ -289,11 +292,13 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
+                waits = b < len(start) - 2
                 own = (child_rows[first:last], child_weights[first:last],
+                       None if waits and (is_pure or last - first >= resort_from) else
                        child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
                                                                              last - first))
-                if b < len(start) - 2:  # it waits: with copies, this node's arrays are freed
-                    own = tuple(part.copy() for part in own)  # once the next child is done
+                if waits:  # with copies, this node's arrays are freed once the next child is
+                    own = tuple(None if part is None else part.copy() for part in own)  # done
                 add(child, *own, is_pure, available)
         n_leaves += len(node.children) - 1
         if rules.max_surrogates is not None or rules.learn_missing:
@@ -361,7 +366,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
             continue
         node.feature, node.feature_index = names[j], j
         node.score, node.threshold = scores[k][j], threshold[k]
-        node.branch_fractions = fractions[k]
+        node.branch_fractions = fractions[k].copy()  # not a view of the whole array
         if surrogates:
             node.surrogates = tuple([
                 _surrogate(data, None, f, agreement[k][r], adjusted[k][r], cut[k][r],
@@ -497,11 +502,25 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
 
 
-def _refuse_missing_categories(X: np.ndarray, features: list[Feature]) -> None:
+def _resort_from(data: TrainingSet, n_rows: int, best_first: bool) -> float:
+    """How many rows a child that waits for its siblings' subtrees must have to wait without
+    its sorted rows, sorting them again when its turn comes (a pure one never needs them):
+    an eighth of the rows, so that the orders held meanwhile are a fraction of the root's and
+    the sorting done again about as much as the root's. Only without missing values, where
+    the order carried down is the stable sort of the child's rows (sorting gives it again
+    exactly), and depth first (best first, a node's split is chosen when it is added)."""
+    if best_first or any(np.isnan(column).any() for column in data.XT):
+        return np.inf
+    return n_rows / 8
+
+
+def _refuse_missing_categories(X: np.ndarray, rows: np.ndarray,
+                               features: list[Feature]) -> None:
     """``learn_missing`` learns a side for the missing values of numeric columns only: a
-    categorical column with a missing value is refused (ValueError)."""
+    categorical column with a missing value among ``rows`` is refused (ValueError). Column by
+    column: no copy of X."""
     for j, feature in enumerate(features):
-        if feature.is_categorical and np.isnan(X[:, j]).any():
+        if feature.is_categorical and np.isnan(X[rows, j]).any():
             raise ValueError(
                 f"column {feature.name!r} is categorical and has a missing value, but "
                 "missing='learn' learns a side for missing values of numeric columns only; "
@@ -534,9 +553,9 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
     """A node; its ``value`` is the weighted class counts (or, for regression, the mean). A node
     that no training row reaches is empty and predicts like its parent."""
     empty = weight == 0 and parent is not None
-    if empty:
-        prediction = parent.prediction
-    node = Node(value=stats if n_classes else prediction, prediction=prediction,
+    # arrays of its own: a view of a row of the split's arrays would keep all of them alive
+    prediction = parent.prediction if empty else prediction.copy()
+    node = Node(value=stats.copy() if n_classes else prediction, prediction=prediction,
                 n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
     if empty:
         node.stop_reason = "empty"

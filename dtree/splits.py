@@ -55,10 +55,11 @@ class Split:
 @dataclass(frozen=True)
 class TrainingSet:
     """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
-    numbers, NaN where missing), ``y`` each row's class code (as a float) or target value,
-    ``n_classes`` 0 for regression, ``n_categories[j]`` 0 for a numeric column, and
-    ``slot[j]`` the place of a numeric column among the numeric ones (-1 if categorical), and
-    ``total_weight`` the weight of the rows the tree is grown on."""
+    numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is float64), ``y``
+    each row's class code (as a float) or target value, ``n_classes`` 0 for regression,
+    ``n_categories[j]`` 0 for a numeric column, ``slot[j]`` the place of a numeric column
+    among the numeric ones (-1 if categorical), and ``total_weight`` the weight of the rows
+    the tree is grown on."""
 
     XT: np.ndarray
     y: np.ndarray
@@ -75,7 +76,7 @@ class TrainingSet:
                                 dtype=np.int64)
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
-        return cls(np.ascontiguousarray(X.T, dtype=float), np.asarray(y, dtype=float),
+        return cls(np.asarray(X.T, dtype=float), np.asarray(y, dtype=float),
                    n_classes, n_categories, slot, tuple(f.name for f in features), total_weight)
 
     def value_at_most(self, j: int, t: float) -> float:

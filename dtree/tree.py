@@ -717,7 +717,9 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
     fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
     feature, threshold, n_children, maps, code_start = [], [], [], [], []
     missing_child, frequent_child = [], []
-    surrogates, surrogate_table, surrogate_threshold = [0], [], []
+    # per surrogate, its feature, whether reversed, where its map starts: three lists of mostly
+    # small, shared ints (a tuple per surrogate would add ~80 bytes each while laying out)
+    surrogates, surrogate_columns, surrogate_threshold = [0], ([], [], []), []
     offset = 0  # where the next category map starts in the concatenated maps
 
     def add_map(branch_of_code) -> int:
@@ -741,16 +743,18 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         if node.children:
             fractions[first_child[k]:first_child[k] + len(node.children)] = node.branch_fractions
         for surrogate in node.surrogates if node.children else ():
-            surrogate_table.append((surrogate.feature_index, int(surrogate.reverse),
-                                    add_map(surrogate.branch_of_code)))
+            for column, value in zip(surrogate_columns, (
+                    surrogate.feature_index, int(surrogate.reverse),
+                    add_map(surrogate.branch_of_code))):
+                column.append(value)
             surrogate_threshold.append(np.nan if surrogate.threshold is None
                                        else surrogate.threshold)
-        surrogates.append(len(surrogate_table))
+        surrogates.append(len(surrogate_threshold))
     runs = np.array(surrogates)
     return (np.array(feature), np.array(first_child), np.array(code_start),
             np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
             np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
             np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
             np.column_stack([runs[:-1], runs[1:]]),
-            np.array(surrogate_table, dtype=np.int64).reshape(-1, 3),
+            np.column_stack([np.array(c, dtype=np.int64) for c in surrogate_columns]),
             np.array(surrogate_threshold, dtype=float))

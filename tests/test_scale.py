@@ -17,7 +17,7 @@ import pytest
 from handcalc import H
 from jit import run_script
 
-from dtree import ID3Classifier, export_text
+from dtree import CARTClassifier, ID3Classifier, estimators, export_text
 from dtree._validation import Feature
 from dtree.grow import SplitRules, StoppingRules, grow
 from dtree.tree import Node, predict_values
@@ -139,6 +139,31 @@ def test_many_classes_use_memory_linear_in_rows():
     peak_mb, n_nodes = float(out[0]), int(out[1])
     # a node keeps its class counts and shares: nodes x classes x 16 bytes
     assert peak_mb < 100 + n_nodes * 5_000 * 16 / 2**20 * 2
+
+
+# ------------------------------------------------------------------------- one copy of X
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_fit_reads_a_float64_X_in_place(monkeypatch, layout):
+    # a float64 array is the encoded matrix already: the grower reads it, copies nothing, and
+    # grows the tree it grows on an encoded copy (a DataFrame's columns are encoded anew)
+    rng = np.random.default_rng(0)
+    X = np.asarray(np.round(rng.normal(size=(300, 4)), 1), order=layout)
+    X[::9, 2] = np.nan
+    y = (np.nan_to_num(X[:, 2]) + X[:, 1] > 0).astype(int)
+    before, frame = X.copy(), pd.DataFrame(X, columns=[f"x{j}" for j in range(4)])
+    read, real_grow = [], estimators.grow
+    monkeypatch.setattr(estimators, "grow", lambda X, *rest: read.append(X) or real_grow(X, *rest))
+    model = CARTClassifier(min_samples_leaf=3).fit(X, y)
+    assert np.shares_memory(read[-1], X)
+    np.testing.assert_array_equal(X, before)
+    assert not np.shares_memory(CARTClassifier().fit(frame, y) and read[-1], X)
+    assert export_text(model) == export_text(CARTClassifier(min_samples_leaf=3).fit(frame, y))
+    # rows of weight zero are left out: the grower gets the other rows (encoded), not all of X
+    w = np.where(np.arange(300) % 5 == 0, 0.0, 1.0)
+    weighted = CARTClassifier(min_samples_leaf=3).fit(X, y, sample_weight=w)
+    assert len(read[-1]) == 240
+    assert export_text(weighted) == export_text(
+        CARTClassifier(min_samples_leaf=3).fit(X[w > 0], y[w > 0]))
 
 
 # ------------------------------------------------------------------------- zero weights
