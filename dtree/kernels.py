@@ -724,24 +724,6 @@ def branch_of(value, threshold, codes, first):
     return codes[first + int(value)]
 
 
-@kernel(inline=True)
-def route(row, node, feature, threshold, codes, code_start, surrogates, surrogate_table,
-          surrogate_threshold, detour):
-    """The branch ``row`` (its values by column) takes at internal node ``node`` of a tree laid
-    out as arrays (:class:`dtree.tree.Arrays`; the compiled form of
-    :func:`dtree.tree.branches`): that of its tested value (:func:`branch_of`); where that is
-    missing (or its category has no branch), that of the first of the node's surrogate
-    splits, in order, that can place it; else ``detour[node]``, -1 if the node has none."""
-    b = branch_of(row[feature[node]], threshold[node], codes, code_start[node])
-    if b < 0:  # the surrogates, in order
-        for k in range(surrogates[node, 0], surrogates[node, 1]):
-            b = branch_of(row[surrogate_table[k, 0]], surrogate_threshold[k], codes,
-                          surrogate_table[k, 2])
-            if b >= 0:
-                return 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t goes left
-    return b if b >= 0 else detour[node]
-
-
 @kernel
 def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
               rows, w, order):
@@ -835,9 +817,9 @@ def predict_rows(X, feature, first_child, code_start, threshold, codes, n_childr
     row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and where
     its category map starts in ``codes``; ``surrogate_threshold[s]`` its threshold (NaN for
     categories), where ``value <= t`` goes left unless reversed. The first that can place the
-    row decides. Failing that the row takes branch ``detour[i]`` if that is not -1 (all this is
-    :func:`route`); else, if ``stop``, it ends there with node i's prediction; else it goes
-    down every branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
+    row decides. Failing that the row takes branch ``detour[i]`` if that is not -1; else, if
+    ``stop``, it ends there with node i's prediction; else it goes down every branch, its
+    weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
     stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
@@ -849,10 +831,18 @@ def predict_rows(X, feature, first_child, code_start, threshold, codes, n_childr
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
             while feature[node] >= 0:  # follow known values (and detours) down
-                b = route(row, node, feature, threshold, codes, code_start, surrogates,
-                          surrogate_table, surrogate_threshold, detour)
+                b = branch_of(row[feature[node]], threshold[node], codes, code_start[node])
+                if b < 0:  # the surrogates, in order
+                    for k in range(surrogates[node, 0], surrogates[node, 1]):
+                        b = branch_of(row[surrogate_table[k, 0]], surrogate_threshold[k],
+                                      codes, surrogate_table[k, 2])
+                        if b >= 0:
+                            b = 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t left
+                            break
                 if b < 0:
-                    break
+                    b = detour[node]
+                    if b < 0:
+                        break
                 node = first_child[node] + b
             if feature[node] < 0 or stop:
                 for k in range(values.shape[1]):

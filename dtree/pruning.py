@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
 from .jit import kernel, pick
-from .kernels import route
+from .kernels import branch_of
 from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
 
@@ -466,7 +466,8 @@ def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_childr
     (weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
     :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.Arrays`; a row takes the
-    branch :func:`dtree.kernels.route` gives it with the grower's detour ``fit_child``. A row
+    branch :func:`dtree.kernels.predict_rows` gives it (its value's, else the first
+    surrogate's that places it), else the grower's detour ``fit_child``. A row
     placed on no branch stays at the node (``stop``: CART on a majority tie) or goes down
     every branch whose share of the weight placed among *these* rows exceeds 1e-6, with its
     weight times that share (J48's resetDistribution; prediction spreads by the training
@@ -487,10 +488,15 @@ def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_childr
         branch, known = np.empty(m, np.int64), np.zeros(k)
         n_own, n_spread = np.zeros(k, np.int64), 0
         for i in range(m):
-            b = route(X[r[i]], v, feature, threshold, codes, code_start, surrogates,
-                      surrogate_table, surrogate_threshold, fit_child)
-            if b < 0:  # placed on no branch: it stays (-2) or goes down every branch (-1)
-                b = -2 if stop else -1
+            b = branch_of(X[r[i], feature[v]], threshold[v], codes, code_start[v])
+            for s in range(surrogates[v, 0], surrogates[v, 1] if b < 0 else 0):
+                b = branch_of(X[r[i], surrogate_table[s, 0]], surrogate_threshold[s], codes,
+                              surrogate_table[s, 2])
+                if b >= 0:  # the first surrogate that places the row (reversed: > t left)
+                    b = 1 - b if surrogate_table[s, 1] == 1 else b
+                    break
+            if b < 0:  # placed on no branch: the grower's detour, else it stays (-2) or
+                b = fit_child[v] if fit_child[v] >= 0 else -2 if stop else -1  # spreads (-1)
             branch[i] = b
             if b >= 0:
                 known[b] += rw[i]

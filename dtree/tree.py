@@ -670,7 +670,7 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
 
 class Arrays(NamedTuple):
     """A tree as arrays over its nodes (see :func:`_as_arrays`): what
-    :func:`dtree.kernels.route` and :func:`dtree.kernels.predict_rows` read."""
+    :func:`dtree.kernels.predict_rows` and error-based pruning read."""
 
     feature: np.ndarray  # the tested column, -1 for a leaf
     first_child: np.ndarray  # the node's children are the next n_children[i] nodes from here

@@ -112,29 +112,6 @@ def test_compiled_kernel_follows_the_plain_rule(name, seed, monkeypatch):
                                    mixture(model, encoded, strategy), atol=1e-12)
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-@pytest.mark.parametrize("name", ESTIMATORS)
-def test_the_pruners_routing_step_follows_the_rule_at_fit(name, compiled):
-    # error-based pruning hands rows down a raised branch on the tree's Layout, by
-    # kernels.route with the grower's detours (fit_child); a row it places nowhere stays
-    # (CART) or spreads (C4.5): the branches of dtree.tree.branches(at_fit=True), node by node
-    model, X, y, encoded = pruned_case(name, "none", 0)
-    layout, routing = Layout(model.tree_, numbered=True), routing_at_fit(model)
-    a = layout.arrays
-    route = dtree.jit.compiled(dtree.kernels.route) if compiled else dtree.kernels.route
-    nowhere = dtree.tree.STAY if routing == "stop" else dtree.tree.SPREAD
-    rows = np.arange(len(encoded))
-    for node in model.tree_.walk():
-        if node.children:
-            i = layout.number[id(node)]
-            got = np.array([route(row, i, a.feature, a.threshold, a.codes, a.code_start,
-                                  a.surrogates, a.surrogate_table, a.surrogate_threshold,
-                                  a.fit_child) for row in np.ascontiguousarray(encoded)])
-            np.testing.assert_array_equal(
-                np.where(got >= 0, got, nowhere),
-                dtree.tree.branches(node, encoded.T, rows, routing, at_fit=True))
-
-
 def test_most_probable_takes_the_first_class_within_round_off():
     proba = np.array([[0.2, 0.5, 0.3],  # one largest
                       [0.4, 0.4, 0.2],  # a tie: the first
