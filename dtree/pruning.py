@@ -31,12 +31,12 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import check_number, check_sample_weight
 from .jit import kernel, pick
 from .kernels import branch_of
-from .tree import (SPREAD, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
-                   most_probable, raise_branch, reach, value_branches)
+from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
+                   most_probable, raise_branch, reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
-           "prune_pessimistic", "weakest_links", "PRUNERS"]
+           "prune_pessimistic", "weakest_links", "resubstitution_cost", "PRUNERS"]
 
 #: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
 PRUNERS = ("error_based", "pessimistic", "reduced_error")
@@ -65,16 +65,29 @@ def _layout(root: Node, cost: str, costs: np.ndarray | None = None
     nodes = list(root.walk())
     parent, size = pick(_links, len(nodes))(
         np.array([len(node.children) for node in nodes], dtype=np.int64))
-    weight = np.array([node.weighted_n_samples for node in nodes], dtype=float)
-    if cost == "error" and costs is not None:  # the least expected cost of the node's class
-        node_cost = np.array([(node.value @ costs).min() for node in nodes], dtype=float)
-    elif cost == "error":
-        node_cost = (weight - np.array([node.value.max() for node in nodes], dtype=float)) \
-            / root.weighted_n_samples
+    if cost == "error":
+        node_cost = np.array([resubstitution_cost(node, root.weighted_n_samples, costs)
+                              for node in nodes], dtype=float)
     else:
+        weight = np.array([node.weighted_n_samples for node in nodes], dtype=float)
         node_cost = weight / root.weighted_n_samples * np.array(
             [node.impurity for node in nodes], dtype=float)
     return nodes, parent, size, node_cost
+
+
+def resubstitution_cost(node: Node, total: float, costs: np.ndarray | None = None,
+                        share: bool = True) -> float:
+    """A classifier node's resubstitution cost R(t) (Breiman et al. 1984, secs. 3.1, 4.4) as a
+    share of the training weight ``total`` (``share=False``: in weight units, rpart's node
+    loss): the weight t misclassifies, W_t - max_j W_t,j; with a classifier's ``costs``
+    (``costs_``, the cost of a unit of class j's weight at a node of class i, priors and loss
+    included) its least expected cost min_i sum_j W_t,j costs[j, i], which is a share
+    already."""
+    if costs is None:
+        misclassified = node.weighted_n_samples - node.value.max()
+        return misclassified / total if share else misclassified
+    least = float((node.value @ costs).min())
+    return least if share else total * least
 
 
 @kernel
@@ -504,20 +517,20 @@ def _leaf_errors(counts, confidence, z):
 
 
 @kernel
-def _branch_errors(top, XT, y, n_classes, rows, w, feature, threshold, codes, code_bounds,
-                   kid_bounds, kids, sent, lost_bounds, lost_rows, lost_branch, confidence, z):
-    """The estimated errors of the branch below node ``top`` on the rows ``rows`` (weights
-    ``w``, class codes ``y``) handed down it as at fit (Weka's
+def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_children, code_start,
+                   threshold, codes, surrogates, surrogate_table, surrogate_threshold,
+                   fit_child, stop, confidence, z):
+    """The estimated errors of the branch below node ``top`` on the rows ``rows`` of ``X``
+    (weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
-    :func:`_leaf_errors`. The tree is laid out per node: ``feature`` (-1 at a leaf),
-    ``threshold``, its category map ``codes[code_bounds[v, 0]:code_bounds[v, 1]]``, its
-    children ``kids[kid_bounds[v, 0]:kid_bounds[v, 1]]``. A row whose value places it on no
-    branch (:func:`dtree.kernels.branch_of` < 0) takes ``sent[v]`` (:func:`dtree.tree.branches`
-    for a missing value), or at a node with surrogates its own entry among the sorted
-    ``lost_rows[lost_bounds[v, 0]:lost_bounds[v, 1]]`` in ``lost_branch``: a branch, -2 (none:
-    the row stays) or -1 (every branch whose share of the placed weight exceeds 1e-6, with its
-    weight times that share; J48's resetDistribution). The leaves are summed in the order of
-    a stack that takes a node's children first to last and pops the last first."""
+    :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.Arrays`; a row takes the
+    branch :func:`dtree.kernels.predict_rows` gives it (its value's, else the first
+    surrogate's that places it), else the grower's detour ``fit_child``. A row
+    placed on no branch stays at the node (``stop``: CART on a majority tie) or goes down
+    every branch whose share of the weight placed among *these* rows exceeds 1e-6, with its
+    weight times that share (J48's resetDistribution; prediction spreads by the training
+    fractions instead). The leaves are summed in the order of a stack that takes a node's
+    children first to last and pops the last first."""
     total = 0.0
     stack_node, stack_rows, stack_w = [top], [rows], [w]
     while len(stack_node) > 0:
@@ -529,17 +542,19 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, threshold, codes, co
                 counts[y[r[i]]] += rw[i]
             total += _leaf_errors(counts, confidence, z)
             continue
-        first, k = kid_bounds[v, 0], kid_bounds[v, 1] - kid_bounds[v, 0]
-        lost_first, lost_last = lost_bounds[v, 0], lost_bounds[v, 1]
+        k = n_children[v]
         branch, known = np.empty(m, np.int64), np.zeros(k)
         n_own, n_spread = np.zeros(k, np.int64), 0
         for i in range(m):
-            b = branch_of(XT[feature[v], r[i]], threshold[v], codes, code_bounds[v, 0])
-            if b < 0:
-                b = sent[v]
-                if lost_first < lost_last:
-                    b = lost_branch[lost_first + np.searchsorted(
-                        lost_rows[lost_first:lost_last], r[i])]
+            b = branch_of(X[r[i], feature[v]], threshold[v], codes, code_start[v])
+            for s in range(surrogates[v, 0], surrogates[v, 1] if b < 0 else 0):
+                b = branch_of(X[r[i], surrogate_table[s, 0]], surrogate_threshold[s], codes,
+                              surrogate_table[s, 2])
+                if b >= 0:  # the first surrogate that places the row (reversed: > t left)
+                    b = 1 - b if surrogate_table[s, 1] == 1 else b
+                    break
+            if b < 0:  # placed on no branch: the grower's detour, else it stays (-2) or
+                b = fit_child[v] if fit_child[v] >= 0 else -2 if stop else -1  # spreads (-1)
             branch[i] = b
             if b >= 0:
                 known[b] += rw[i]
@@ -565,70 +580,10 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, threshold, codes, co
                 if branch[i] == -1:
                     child_rows[j], child_w[j] = r[i], rw[i] * share
                     j += 1
-            stack_node.append(kids[first + b])
+            stack_node.append(first_child[v] + b)
             stack_rows.append(child_rows)
             stack_w.append(child_w)
     return total
-
-
-class _BranchLayout:
-    """The tree as :func:`_branch_errors` reads it, kept in step with the pruner's edits
-    (:meth:`made_leaf`, :meth:`raised`); nodes numbered in pre-order as in the log. The branch
-    a row without a placing value takes is asked of :func:`dtree.tree.branches` once per node
-    (``sent``), and at a node with surrogates once per such row among ``rows``."""
-
-    def __init__(self, nodes: list[Node], XT: np.ndarray, rows: np.ndarray, routing: str):
-        at = {id(node): i for i, node in enumerate(nodes)}
-        self.at = at
-        # the rows handed down, about: each row is handed from its node to every deeper level
-        self.work = len(rows) * (1 + max(node.depth for node in nodes) - nodes[0].depth)
-        self.feature = np.array([node.feature_index if node.children else -1 for node in nodes],
-                                dtype=np.int64)
-        self.threshold = np.array([np.nan if node.threshold is None else node.threshold
-                                   for node in nodes])
-        maps = [np.zeros(0, np.int64) if node.branch_of_code is None or not node.children
-                else np.asarray(node.branch_of_code, np.int64) for node in nodes]
-        self.codes, self.code_bounds = _concatenated(maps)
-        self.kids, self.kid_bounds = _concatenated(
-            [np.array([at[id(child)] for child in node.children], np.int64) for node in nodes])
-        missing = np.full((XT.shape[0], 1), np.nan)  # what the rule does with a missing value
-        self.sent = np.array([branches(node, missing, np.zeros(1, np.int64), routing, True)[0]
-                              if node.children else 0 for node in nodes], dtype=np.int64)
-        lost, sides = [], []
-        for node in nodes:
-            mine, side = np.zeros(0, np.int64), np.zeros(0, np.int64)
-            if node.children and node.surrogates:
-                mine = rows[value_branches(node, XT, rows) == SPREAD]
-                side = branches(node, XT, mine, routing, True).astype(np.int64)
-            lost.append(mine)
-            sides.append(side)
-        self.lost_rows, self.lost_bounds = _concatenated(lost)
-        self.lost_branch = np.concatenate(sides)
-
-    def made_leaf(self, node: Node) -> None:
-        self.feature[self.at[id(node)]] = -1
-
-    def raised(self, node: Node, child: Node) -> None:
-        """``child``'s test and children now stand in ``node``'s place."""
-        i, j = self.at[id(node)], self.at[id(child)]
-        for array in (self.feature, self.threshold, self.code_bounds, self.kid_bounds,
-                      self.sent, self.lost_bounds):
-            array[i] = array[j]
-
-    def errors(self, node: Node, XT, y, n_classes, rows, weights, confidence, z) -> float:
-        """:func:`_branch_errors` of the branch below ``node`` on these rows."""
-        return pick(_branch_errors, self.work)(
-            self.at[id(node)], XT, y, n_classes, np.ascontiguousarray(rows),
-            np.ascontiguousarray(weights, dtype=float), self.feature, self.threshold,
-            self.codes, self.code_bounds, self.kid_bounds, self.kids, self.sent,
-            self.lost_bounds, self.lost_rows, self.lost_branch, confidence, z)
-
-
-def _concatenated(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays end to end, and each one's (start, end) in the result."""
-    ends = np.cumsum([len(a) for a in arrays], dtype=np.int64)
-    return (np.concatenate([np.zeros(0, np.int64)] + arrays),
-            np.column_stack([ends - [len(a) for a in arrays], ends]))
 
 
 def _error_based(root: Node, training: tuple | None, n_classes: int, confidence: float,
@@ -638,14 +593,26 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     row), their class codes and weights for subtree raising, or is None for none. A row goes
     down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
     tie). The estimate of the largest branch on a node's rows is made on the tree laid out as
-    arrays (:class:`_BranchLayout`, :func:`_branch_errors`). Returns the log."""
-    nodes = list(root.walk())
-    number = {id(node): i for i, node in enumerate(nodes)}
+    arrays (:class:`dtree.tree.Layout`, :func:`_branch_errors`). Returns the log."""
+    number = {id(node): i for i, node in enumerate(root.walk())}
     z = NormalDist().inv_cdf(1 - confidence)
     rows_log = []
+    layout = None
     if training is not None:
         XT, y, w = training
-        layout = _BranchLayout(nodes, XT, np.flatnonzero(w > 0), routing)
+        X, layout = np.ascontiguousarray(XT.T), Layout(root, numbered=True)
+        a = layout.arrays
+        # the rows handed down, about: each row is handed from its node to every deeper level
+        errors_of_branch = pick(_branch_errors, int(np.sum(w > 0)) * (1 + root.height()))
+
+    def branch_estimate(node, rows, weights) -> float:
+        """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
+        that the edits keep in step with the tree."""
+        return errors_of_branch(
+            layout.number[id(node)], X, y, n_classes, np.ascontiguousarray(rows),
+            np.ascontiguousarray(weights, dtype=float), a.feature, a.first_child,
+            a.n_children, a.code_start, a.threshold, a.codes, a.surrogates, a.surrogate_table,
+            a.surrogate_threshold, a.fit_child, routing == "stop", confidence, z)
 
     def counts(rows, weights):
         return np.bincount(y[rows], weights=weights, minlength=n_classes)
@@ -698,23 +665,20 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         for b, child in enumerate(node.children):
             if most - child.weighted_n_samples < 1e-6:
                 largest, most = b, child.weighted_n_samples
-        as_branch = (np.inf if rows is None else layout.errors(
-            node.children[largest], XT, y, n_classes, rows, weights, confidence, z))
+        as_branch = np.inf if rows is None else branch_estimate(node.children[largest], rows,
+                                                                 weights)
         below = [e for child in node.children for e in estimates.pop(id(child))]
         as_leaf, as_tree = leaf_estimate(node.value), sum(below)
         entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
                  "as a tree": as_tree, "largest branch": as_branch}
         if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": "leaf"})
-            make_leaf(node, "error_based")
-            if rows is not None:
-                layout.made_leaf(node)
+            make_leaf(node, "error_based", layout)
             estimates[id(node)] = [as_leaf]
             return False
         if as_branch <= as_tree + 0.1 + 1e-6:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
-            layout.raised(node, node.children[largest])
-            raise_branch(node, node.children[largest])
+            raise_branch(node, node.children[largest], layout)
             redistribute(node, rows, weights)
             if not node.children:  # a leaf was raised
                 settle_leaf(node)

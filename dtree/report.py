@@ -15,7 +15,7 @@ from sklearn.utils import check_random_state
 
 from ._validation import check_integer, check_sample_weight
 from .export import decision_loss, fitted_tree, predicted_class
-from .pruning import cost_complexity_path, prune_cost_complexity
+from .pruning import cost_complexity_path, prune_cost_complexity, resubstitution_cost
 from .tree import Node
 
 __all__ = ["rpart_nodes", "rpart_text", "cp_table"]
@@ -98,10 +98,7 @@ def rpart_nodes(model) -> pd.DataFrame:
                     "yval": float(node.prediction[0])}
         else:
             label = predicted_class(node, classes, loss)
-            if costs is None:  # the class is the most probable: the weight of the others
-                risk = node.weighted_n_samples - node.value.max()
-            else:
-                risk = root.weighted_n_samples * float((node.value @ costs).min())
+            risk = resubstitution_cost(node, root.weighted_n_samples, costs, share=False)
             row |= {"loss": float(risk), "yval": label,
                     **{f"prob_{c}": float(p) for c, p in zip(classes, node.prediction)}}
         rows.append(row | {"leaf": node.is_leaf})

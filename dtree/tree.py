@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -11,9 +12,9 @@ from . import kernels
 from .jit import pick
 from .surrogates import Surrogate, surrogate_sides
 
-__all__ = ["Node", "Layout", "PREDICT_MISSING", "predict_values", "branches", "value_branches",
-           "hand_down", "reach", "most_probable", "copy_tree", "make_leaf", "raise_branch",
-           "SPREAD", "STAY"]
+__all__ = ["Node", "Layout", "Arrays", "PREDICT_MISSING", "predict_values", "branches",
+           "value_branches", "hand_down", "reach", "most_probable", "copy_tree", "make_leaf",
+           "raise_branch", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
@@ -604,12 +605,15 @@ def copy_tree(root: Node) -> Node:
     return copies[0]
 
 
-def make_leaf(node: Node, reason: str) -> None:
+def make_leaf(node: Node, reason: str, layout: Layout | None = None) -> None:
     """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
     and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
-    edited lays it out again before its next prediction."""
+    edited lays it out again before its next prediction. A numbered ``layout`` of the tree has
+    its routing arrays patched to match."""
     global _edits
     _edits += 1
+    if layout is not None:
+        layout.arrays.feature[layout.number[id(node)]] = -1
     node.children, node.stop_reason = [], reason
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
@@ -625,12 +629,18 @@ TEST_FIELDS = ("feature", "feature_index", "threshold", "category_sets", "branch
                "branch_fractions", "stop_reason")
 
 
-def raise_branch(node: Node, child: Node) -> None:
+def raise_branch(node: Node, child: Node, layout: Layout | None = None) -> None:
     """Put ``child``'s test and subtree in ``node``'s place, in place (C4.5's subtree raising;
     Quinlan 1993, ch. 4). The node keeps its own statistics; the caller hands its rows down
-    again."""
+    again. A numbered ``layout`` of the tree has its routing arrays patched to match: the
+    node's row takes the child's (``ROUTING_ARRAYS``)."""
     global _edits
     _edits += 1
+    if layout is not None:
+        i, j = layout.number[id(node)], layout.number[id(child)]
+        for name in ROUTING_ARRAYS:
+            array = getattr(layout.arrays, name)
+            array[i] = array[j]
     for name in TEST_FIELDS:
         setattr(node, name, getattr(child, name))
 
@@ -658,15 +668,45 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
     return Layout(root).predict(X, predict_missing)
 
 
-class Layout:
-    """A tree laid out as arrays for :func:`dtree.kernels.predict_rows`, made once and used for
-    many predictions. It belongs to the tree ``root`` as it was when laid out (see
-    :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the copied
-    tree may then be changed in place; unpickling lays the unpickled tree out again."""
+class Arrays(NamedTuple):
+    """A tree as arrays over its nodes (see :func:`_as_arrays`): what
+    :func:`dtree.kernels.predict_rows` and error-based pruning read."""
 
-    def __init__(self, root: Node | None):
-        self.root, self.edits = root, _edits
-        self._arrays = None if root is None else _as_arrays(root)
+    feature: np.ndarray  # the tested column, -1 for a leaf
+    first_child: np.ndarray  # the node's children are the next n_children[i] nodes from here
+    code_start: np.ndarray  # where the node's category-to-branch map starts in codes
+    threshold: np.ndarray  # NaN for a split on categories
+    codes: np.ndarray  # the category maps, end to end
+    n_children: np.ndarray
+    fractions: np.ndarray  # each node's share of its parent's training weight
+    missing_child: np.ndarray  # where prediction sends a row nothing places, or -1
+    frequent_child: np.ndarray  # the same with the most frequent branch in place of -1
+    fit_child: np.ndarray  # where the grower sent a row nothing places, or -1
+    values: np.ndarray  # each node's prediction, a row per node
+    surrogates: np.ndarray  # per node, where its run of surrogates starts and ends
+    surrogate_table: np.ndarray  # per surrogate: feature, reversed (0/1), category map start
+    surrogate_threshold: np.ndarray  # NaN for categories
+
+
+class Layout:
+    """A tree laid out as arrays (:class:`Arrays`) for :func:`dtree.kernels.predict_rows`, made
+    once and used for many predictions. It belongs to the tree ``root`` as it was when laid out
+    (see :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the
+    copied tree may then be changed in place; unpickling lays the unpickled tree out again.
+
+    A pruner that routes rows on the arrays while it edits the tree asks for ``numbered``
+    (``number`` maps a node's id to its row) and passes the layout to :func:`make_leaf` and
+    :func:`raise_branch`, which patch the routing arrays in place. The predictions and
+    fractions are not patched (the pruner hands rows down again after a raise), so a patched
+    layout no longer :meth:`describes` the tree."""
+
+    def __init__(self, root: Node | None, numbered: bool = False):
+        self.root, self.edits, self.number = root, _edits, None
+        self.arrays = None
+        if root is not None:
+            nodes, self.arrays = _as_arrays(root)
+            if numbered:
+                self.number = {id(node): i for i, node in enumerate(nodes)}
 
     def describes(self, root: Node) -> bool:
         """Whether this is ``root``'s layout as the tree now stands: laid out from it, and no
@@ -684,28 +724,34 @@ class Layout:
         if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
             raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
                              f"{predict_missing!r}")
-        (feature, first_child, code_start, threshold, codes, n_children, fractions,
-         missing_child, frequent_child, values, surrogates, surrogate_table,
-         surrogate_threshold) = self._arrays
-        detour = frequent_child if predict_missing == "most_frequent" else missing_child
+        a = self.arrays
+        detour = a.frequent_child if predict_missing == "most_frequent" else a.missing_child
         X = np.ascontiguousarray(X, dtype=float)
         return pick(kernels.predict_rows, X.size)(
-            X, feature, first_child, code_start, threshold, codes, n_children, fractions, detour,
-            predict_missing == "stop", values, surrogates, surrogate_table, surrogate_threshold)
+            X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
+            a.fractions, detour, predict_missing == "stop", a.values, a.surrogates,
+            a.surrogate_table, a.surrogate_threshold)
 
 
-def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
-    """The tree as arrays over its nodes, numbered depth first with the children of a node
-    consecutive (a node's children, then the first child's subtree, then the second's, ...), so
-    that a row's way down, and the subtree a spread row visits, lie close together in memory.
-    Per node: the tested feature (-1 for a leaf), the first child, where its category-to-branch
-    map starts in the concatenated maps, the threshold (NaN for a split on categories); then
-    the maps, the numbers of children, each node's branch fraction, the branch a missing value
-    takes (the missing-value branch, else the learned side, else the larger child, or -1),
-    the same with the most frequent branch in place of -1, each node's prediction; and the
-    surrogate splits: per node
-    where its run starts and ends, per surrogate its feature, whether reversed and where its
-    category map starts, and its threshold (NaN for categories)."""
+#: the arrays that say what a node tests and where its children are: an edit copies a raised
+#: child's into its node's row
+ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_children",
+                  "missing_child", "frequent_child", "fit_child", "surrogates")
+
+
+def _as_arrays(root: Node) -> tuple[list[Node], Arrays]:
+    """The tree as arrays over its nodes (:class:`Arrays`), and the nodes in that order:
+    numbered depth first with the children of a node consecutive (a node's children, then the
+    first child's subtree, then the second's, ...), so that a row's way down, and the subtree a
+    spread row visits, lie close together in memory. Per node: the tested feature (-1 for a
+    leaf), the first child, where its category-to-branch map starts in the concatenated maps,
+    the threshold (NaN for a split on categories); then the maps, the numbers of children, each
+    node's branch fraction, the branch a missing value takes at prediction (the missing-value
+    branch, else the learned side, else the larger child, or -1), the same with the most
+    frequent branch in place of -1, the branch it took at fit (the majority branch in place of
+    the larger child), each node's prediction; and the surrogate splits: per node where its
+    run starts and ends, per surrogate its feature, whether reversed and where its category
+    map starts, and its threshold (NaN for categories)."""
     nodes, first_child, stack = [root], [0], [0]
     while stack:  # number the nodes: a node's children get the next numbers when it is reached
         k = stack.pop()
@@ -716,7 +762,7 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
         stack.extend(range(len(nodes) - 1, len(nodes) - 1 - len(children), -1))
     fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
     feature, threshold, n_children, maps, code_start = [], [], [], [], []
-    missing_child, frequent_child = [], []
+    missing_child, frequent_child, fit_child = [], [], []
     # per surrogate, its feature, whether reversed, where its map starts: three lists of mostly
     # small, shared ints (a tuple per surrogate would add ~80 bytes each while laying out)
     surrogates, surrogate_columns, surrogate_threshold = [0], ([], [], []), []
@@ -730,15 +776,18 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
             offset += len(maps[-1])
         return start
 
+    def first(*branches) -> int:
+        return next((b for b in branches if b is not None), -1)
+
     for k, node in enumerate(nodes):
         n_children.append(len(node.children))
         feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
         threshold.append(node.threshold)
         code_start.append(add_map(node.branch_of_code))
-        detour = next((b for b in (node.missing_branch, node.missing_side, node.larger_branch)
-                       if b is not None), None)
-        missing_child.append(-1 if detour is None or not node.children else detour)
-        frequent_child.append(missing_child[-1] if detour is not None or not node.children
+        given = (node.missing_branch, node.missing_side)
+        missing_child.append(first(*given, node.larger_branch) if node.children else -1)
+        fit_child.append(first(*given, node.majority_branch) if node.children else -1)
+        frequent_child.append(missing_child[-1] if missing_child[-1] >= 0 or not node.children
                               else most_frequent_branch(node.branch_fractions))
         if node.children:
             fractions[first_child[k]:first_child[k] + len(node.children)] = node.branch_fractions
@@ -751,10 +800,12 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, ...]:
                                        else surrogate.threshold)
         surrogates.append(len(surrogate_threshold))
     runs = np.array(surrogates)
-    return (np.array(feature), np.array(first_child), np.array(code_start),
-            np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
-            np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
-            np.concatenate([node.prediction for node in nodes]).reshape(len(nodes), -1),
-            np.column_stack([runs[:-1], runs[1:]]),
-            np.column_stack([np.array(c, dtype=np.int64) for c in surrogate_columns]),
-            np.array(surrogate_threshold, dtype=float))
+    return nodes, Arrays(
+        np.array(feature), np.array(first_child), np.array(code_start),
+        np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
+        np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
+        np.array(fit_child), np.concatenate([node.prediction for node in nodes]).reshape(
+            len(nodes), -1),
+        np.column_stack([runs[:-1], runs[1:]]),
+        np.column_stack([np.array(c, dtype=np.int64) for c in surrogate_columns]),
+        np.array(surrogate_threshold, dtype=float))

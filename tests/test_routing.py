@@ -260,6 +260,8 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.cost_complexity_path: lambda: dtree.cost_complexity_path(model),
         dtree.pruning.cost_complexity_steps: lambda: dtree.pruning.cost_complexity_steps(model),
         dtree.pruning.weakest_links: lambda: dtree.pruning.weakest_links(model.tree_),
+        dtree.pruning.resubstitution_cost: lambda: dtree.pruning.resubstitution_cost(
+            model.tree_, 1.0),
         dtree.prune_cost_complexity: lambda: dtree.prune_cost_complexity(model, 0.05),
         dtree.prune_reduced_error: lambda: dtree.prune_reduced_error(model, X, y),
         dtree.prune_error_based: lambda: dtree.prune_error_based(model, X, y),
