@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """The project's tasks, runnable on a fresh machine with nothing but python3.
 
-    python3 tasks.py book        build the book into _build/html
+    python3 tasks.py book        build the book into _build/html, its Chinese edition into
+                                 _build/html/zh
+    python3 tasks.py translations [book/NN_x ...]
+                                 update the Chinese catalogs (locales/zh_CN) from the English
+                                 prose (and start those of the pages named); list the messages
+                                 that need a translator
     python3 tasks.py test        ruff check, unit tests, every chapter under nbval, and the page
                                  test: a book build into _build/html with warnings as errors,
                                  every page read
@@ -133,10 +138,107 @@ def ensure_static_js(static: Path = VENDOR / "_static") -> None:
 
 
 def build_book() -> int:
-    status = run(BIN / "jupyter-book", "build", ".")
+    status = run(BIN / "jupyter-book", "build", ".") or build_chinese(ROOT)
     if status == 0:
-        print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}")
+        print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}, its Chinese "
+              f"edition at {ROOT / '_build' / 'html' / 'zh' / 'index.html'}")
     return status
+
+
+#: The pages of the Chinese edition whose prose is translated: each has a complete catalog,
+#: locales/zh_CN/LC_MESSAGES/<page>.po, which tests/test_translation.py checks. The other
+#: pages of the Chinese edition show the English prose. Add a page once its catalog is done.
+TRANSLATED = ("book/index", "book/01_preface", "book/errata", "book/glossary")
+CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+
+
+def build_chinese(output: Path, *flags: str) -> int:
+    """The Chinese edition into <output>/_build/html/zh: the same sources and stored outputs
+    (nothing is executed), the prose from the catalogs (Sphinx's gettext), the theme's and the
+    extensions' strings through ``language = "zh_CN"``."""
+    config, built = output / "_build" / "_config.zh.yml", output / "_build" / "zh"
+    status = (run(PYTHON, __file__, "_chinese_config", config)
+              or run(BIN / "jupyter-book", "build", ROOT, "--config", config, "--path-output",
+                     built, *flags))
+    if status == 0:
+        shutil.rmtree(output / "_build" / "html" / "zh", ignore_errors=True)
+        shutil.copytree(built / "_build" / "html", output / "_build" / "html" / "zh")
+    return status
+
+
+def _chinese_config(path: str) -> int:
+    """Runs inside .venv: _config.yml with the Chinese edition's title, language and catalogs."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["title"] = "决策树：每个数都算出来"
+    config["sphinx"]["config"].update(language="zh_CN", locale_dirs=[str(CATALOGS.parent.parent)])
+    # jupyter-book takes the extensions' folders relative to the configuration file
+    config["sphinx"]["local_extensions"] = {
+        name: str(ROOT / folder) for name, folder in config["sphinx"]["local_extensions"].items()}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
+                          encoding="utf-8")
+    return 0
+
+
+def gettext_templates(output: Path) -> Path:
+    """Extract the translatable messages of every page into <output>/_build/gettext/<page>.pot
+    (Sphinx's gettext builder); return that folder."""
+    if run(BIN / "jupyter-book", "build", ROOT, "--path-output", output, "--builder", "custom",
+           "--custom-builder", "gettext", "--all", "-q") != 0:
+        sys.exit("extracting the messages failed")
+    return output / "_build" / "gettext"
+
+
+def needs_translation(source: str) -> bool:
+    """Whether a message has prose to translate: a letter outside its math ($...$), code
+    (`...`) and role targets ({cite}`key`, the <label> of {ref}`text <label>`, whose text is
+    prose). "000", "2, 3, 4", "$g(t)$" or "{doc}`03_impurity`" need none."""
+    import re
+
+    prose = re.sub(r"\{[\w:-]+\}`([^`<]*)<[^`>]*>`", r"\1", source)
+    prose = re.sub(r"\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", "", prose, flags=re.S)
+    return re.search(r"[^\W\d_]", prose) is not None
+
+
+def translations(*pages: str) -> int:
+    return run(PYTHON, __file__, "_translations", *pages)
+
+
+def _translations(*pages: str) -> int:
+    """Runs inside .venv: merge each catalog (those of TRANSLATED, those that exist, and those of
+    ``pages``, created) with its page's messages as the English has them now (babel: a changed
+    message keeps its old translation marked fuzzy, a removed one goes), then list what needs a
+    translator: every empty or fuzzy message of the translated pages, and a count for the rest."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    with tempfile.TemporaryDirectory() as tmp:
+        templates = gettext_templates(Path(tmp))
+        names = {*TRANSLATED, *(p.removesuffix(".ipynb").removesuffix(".md") for p in pages),
+                 *(str(po.relative_to(CATALOGS).with_suffix("")) for po in CATALOGS.rglob("*.po"))}
+        for name in sorted(names):
+            with (templates / f"{name}.pot").open("rb") as file:
+                template = read_po(file)
+            path = CATALOGS / f"{name}.po"
+            if path.exists():
+                with path.open("rb") as file:
+                    catalog = read_po(file, locale="zh_CN")
+            else:
+                catalog = Catalog(locale="zh_CN", project="dtree", fuzzy=False)
+            catalog.update(template)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as file:
+                write_po(file, catalog, width=0, ignore_obsolete=True, sort_output=False)
+            todo = [m for m in catalog if m.id and needs_translation(m.id)
+                    and (not m.string or m.fuzzy)]
+            print(f"{path.relative_to(ROOT)}: {len(todo)} of {len(catalog)} messages need a "
+                  f"translator" + ("" if name in TRANSLATED else " (not a translated page yet)"))
+            if name in TRANSLATED:
+                for message in todo:
+                    print(f"  {'fuzzy' if message.fuzzy else 'new'}: {message.id[:100]}")
+    return 0
 
 
 def book() -> int:
@@ -541,15 +643,17 @@ def clean() -> int:
     return 0
 
 
-# _execute and _colab_execute are internal: they run inside .venv
+# the names with a leading underscore are internal: they run inside .venv
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
          "bench": bench, "clean": clean, "venv": lambda: 0, "colab": colab,
-         "_execute": _execute, "_colab_execute": _colab_execute}
+         "translations": translations, "_execute": _execute, "_colab_execute": _colab_execute,
+         "_chinese_config": _chinese_config, "_translations": _translations}
 
 if __name__ == "__main__":
     name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
     if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots", "colab",
-                                                  "_colab_execute"):
+                                                  "_colab_execute", "translations",
+                                                  "_chinese_config", "_translations"):
         sys.exit(__doc__)
     if not name.startswith("_"):
         ensure_venv()
