@@ -172,7 +172,13 @@ def _chinese_config(path: str) -> int:
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["title"] = "决策树：每个数都算出来"
-    config["sphinx"]["config"].update(language="zh_CN", locale_dirs=[str(CATALOGS.parent.parent)])
+    # the theme and sphinx-proof/sphinx-exercise translate their own strings for zh_CN; these
+    # three are jupyter-book's and myst-nb's, in English whatever the language
+    config["sphinx"]["config"].update(
+        language="zh_CN", locale_dirs=[str(CATALOGS.parent.parent)],
+        html_theme_options={"search_bar_text": "搜索本书……"},
+        nb_code_prompt_show="显示代码", nb_code_prompt_hide="隐藏代码")
+    config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
     # jupyter-book takes the extensions' folders relative to the configuration file
     config["sphinx"]["local_extensions"] = {
         name: str(ROOT / folder) for name, folder in config["sphinx"]["local_extensions"].items()}

@@ -13,9 +13,15 @@ into the Chinese prose is the English one, formatted the same way.
 """
 from __future__ import annotations
 
+import os
+
 from myst_nb.core.variables import RetrievalError, VariableOutput, is_sphinx
 from myst_nb.ext.glue import roles
 from myst_nb.ext.glue.crossref import read_glue_cache
+from sphinx import addnodes
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
 
 _retrieve_glue_data = roles.retrieve_glue_data
 
@@ -53,7 +59,25 @@ def _add_link(app, pagename, templatename, context, doctree) -> None:
                        f"</p>\n{context['body']}")
 
 
+class TranslateTocCaptions(SphinxTransform):
+    """The captions of the table of contents, from the root page's catalog: Sphinx translates a
+    page at priority 20, and sphinx-external-toc inserts the toctrees of _toc.yml at 100."""
+
+    default_priority = 101
+
+    def apply(self) -> None:
+        trees = [tree for tree in self.document.findall(addnodes.toctree) if tree.get("caption")]
+        if not trees or (self.config.language or "en").startswith("en"):
+            return
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        folders = [os.path.join(self.env.srcdir, folder) for folder in self.config.locale_dirs]
+        catalog, found = init_locale(folders, self.config.language, domain)
+        for tree in trees if found else []:
+            tree["caption"] = tree["rawcaption"] = catalog.gettext(tree["caption"])
+
+
 def setup(app):
     roles.retrieve_glue_data = retrieve_glue_data
+    app.add_transform(TranslateTocCaptions)
     app.connect("html-page-context", _add_link)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
