@@ -9,7 +9,7 @@
                                  that need a translator
     python3 tasks.py test        ruff check, unit tests, every chapter under nbval, and the page
                                  test: a book build into _build/html with warnings as errors,
-                                 every page read
+                                 every page read (and the Chinese edition's translated pages)
     python3 tasks.py notebooks [book/NN_x.ipynb ...]
                                  re-execute every chapter (or those named) in place; commit them
     python3 tasks.py screenshots [path/to/_build/html]
@@ -225,6 +225,8 @@ def _translations(*pages: str) -> int:
         names = {*TRANSLATED, *(p.removesuffix(".ipynb").removesuffix(".md") for p in pages),
                  *(str(po.relative_to(CATALOGS).with_suffix("")) for po in CATALOGS.rglob("*.po"))}
         for name in sorted(names):
+            if not (templates / f"{name}.pot").exists():
+                sys.exit(f"{name} is not a page of the book (_toc.yml)")
             with (templates / f"{name}.pot").open("rb") as file:
                 template = read_po(file)
             path = CATALOGS / f"{name}.po"
