@@ -213,11 +213,19 @@ def translations(*pages: str) -> int:
     return run(PYTHON, __file__, "_translations", *pages)
 
 
+def _undated(po: bytes) -> bytes:
+    """A catalog without the creation date of its template, which every extraction renews."""
+    return b"\n".join(line for line in po.split(b"\n")
+                      if not line.startswith(b'"POT-Creation-Date:'))
+
+
 def _translations(*pages: str) -> int:
     """Runs inside .venv: merge each catalog (those of TRANSLATED, those that exist, and those of
     ``pages``, created) with its page's messages as the English has them now (babel: a changed
     message keeps its old translation marked fuzzy, a removed one goes), then list what needs a
     translator: every empty or fuzzy message of the translated pages, and a count for the rest."""
+    import io
+
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
@@ -231,15 +239,22 @@ def _translations(*pages: str) -> int:
             with (templates / f"{name}.pot").open("rb") as file:
                 template = read_po(file)
             path = CATALOGS / f"{name}.po"
+            catalog = Catalog(locale="zh_CN", fuzzy=False)
             if path.exists():
                 with path.open("rb") as file:
                     catalog = read_po(file, locale="zh_CN")
-            else:
-                catalog = Catalog(locale="zh_CN", project="dtree", fuzzy=False)
             catalog.update(template)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as file:
-                write_po(file, catalog, width=0, ignore_obsolete=True, sort_output=False)
+            catalog.header_comment = (f"# The Chinese edition of {name}: python3 tasks.py "
+                                      "translations updates it (README.md, 中文版).")
+            catalog.project, catalog.version = "Decision Trees, Computed", "1"
+            catalog.copyright_holder = catalog.last_translator = "the dtree authors"
+            catalog.msgid_bugs_address = "https://github.com/dtree-book/dtree/issues"
+            catalog.language_team = "zh_CN"
+            text = io.BytesIO()
+            write_po(text, catalog, width=0, ignore_obsolete=True, sort_output=False)
+            if not path.exists() or _undated(path.read_bytes()) != _undated(text.getvalue()):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(text.getvalue())  # a new date only with new messages
             todo = [m for m in catalog if m.id and needs_translation(m.id)
                     and (not m.string or m.fuzzy)]
             print(f"{path.relative_to(ROOT)}: {len(todo)} of {len(catalog)} messages need a "
