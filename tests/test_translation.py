@@ -31,6 +31,9 @@ _spec.loader.exec_module(tasks)
 MARKUP = re.compile(r"``.+?``|\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", re.S)
 #: The glossary's tables of terms (not those of the data sets' attributes and values)
 TERM_TABLES = ("Concepts", "Beyond one tree")
+#: Glossary terms that are also everyday English, not checked: "mean" is also the verb ("both
+#: mean p_k"), "improvement" any betterment, not only the improvement of a split
+EVERYDAY = ("mean", "improvement")
 
 
 def markup(message: str) -> Counter:
@@ -70,7 +73,7 @@ def glossary_terms(text: str) -> dict[str, str]:
         if (english == ["English"] or len(english) != len(chinese)
                 or any("—" in term or "节点" in term for term in chinese)):
             continue
-        terms.update((e.lower(), z) for e, z in zip(english, chinese))
+        terms.update((e.lower(), z) for e, z in zip(english, chinese) if e not in EVERYDAY)
     return terms
 
 
