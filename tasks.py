@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """The project's tasks, runnable on a fresh machine with nothing but python3.
 
-    python3 tasks.py book        build the book into _build/html
+    python3 tasks.py book        build the book into _build/html, its Chinese edition into
+                                 _build/html/zh
+    python3 tasks.py translations [book/NN_x ...]
+                                 update the Chinese catalogs (locales/zh_CN) from the English
+                                 prose (and start those of the pages named); list the messages
+                                 that need a translator
     python3 tasks.py test        ruff check, unit tests, every chapter under nbval, and the page
                                  test: a book build into _build/html with warnings as errors,
-                                 every page read
+                                 every page read (and the Chinese edition's translated pages)
     python3 tasks.py notebooks [book/NN_x.ipynb ...]
                                  re-execute every chapter (or those named) in place; commit them
     python3 tasks.py screenshots [path/to/_build/html]
@@ -133,10 +138,131 @@ def ensure_static_js(static: Path = VENDOR / "_static") -> None:
 
 
 def build_book() -> int:
-    status = run(BIN / "jupyter-book", "build", ".")
+    status = run(BIN / "jupyter-book", "build", ".") or build_chinese(ROOT)
     if status == 0:
-        print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}")
+        print(f"\nThe book is at {ROOT / '_build' / 'html' / 'index.html'}, its Chinese "
+              f"edition at {ROOT / '_build' / 'html' / 'zh' / 'index.html'}")
     return status
+
+
+#: The pages of the Chinese edition whose prose is translated: each has a complete catalog,
+#: locales/zh_CN/LC_MESSAGES/<page>.po, which tests/test_translation.py checks. The other
+#: pages of the Chinese edition show the English prose. Add a page once its catalog is done.
+TRANSLATED = ("book/index", "book/01_preface", "book/02_growing_a_tree", "book/03_impurity",
+              "book/04_id3", "book/errata", "book/glossary", "book/bibliography")
+CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+
+
+def build_chinese(output: Path, *flags: str) -> int:
+    """The Chinese edition into <output>/_build/html/zh: the same sources and stored outputs
+    (nothing is executed), the prose from the catalogs (Sphinx's gettext), the theme's and the
+    extensions' strings through ``language = "zh_CN"``."""
+    config, built = output / "_build" / "_config.zh.yml", output / "_build" / "zh"
+    status = (run(PYTHON, __file__, "_chinese_config", config)
+              or run(BIN / "jupyter-book", "build", ROOT, "--config", config, "--path-output",
+                     built, *flags))
+    if status == 0:
+        shutil.rmtree(output / "_build" / "html" / "zh", ignore_errors=True)
+        shutil.copytree(built / "_build" / "html", output / "_build" / "html" / "zh")
+    return status
+
+
+def _chinese_config(path: str) -> int:
+    """Runs inside .venv: _config.yml with the Chinese edition's title, language and catalogs."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["title"] = "决策树：每个数都算出来"
+    # the theme and sphinx-proof/sphinx-exercise translate their own strings for zh_CN; these
+    # three are jupyter-book's and myst-nb's, in English whatever the language
+    config["sphinx"]["config"].update(
+        language="zh_CN", locale_dirs=[str(CATALOGS.parent.parent)],
+        html_theme_options={"search_bar_text": "搜索本书……"},
+        nb_code_prompt_show="显示代码", nb_code_prompt_hide="隐藏代码")
+    config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
+    # jupyter-book takes the extensions' folders relative to the configuration file
+    config["sphinx"]["local_extensions"] = {
+        name: str(ROOT / folder) for name, folder in config["sphinx"]["local_extensions"].items()}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
+                          encoding="utf-8")
+    return 0
+
+
+def gettext_templates(output: Path) -> Path:
+    """Extract the translatable messages of every page into <output>/_build/gettext/<page>.pot
+    (Sphinx's gettext builder); return that folder."""
+    if run(BIN / "jupyter-book", "build", ROOT, "--path-output", output, "--builder", "custom",
+           "--custom-builder", "gettext", "--all", "-q") != 0:
+        sys.exit("extracting the messages failed")
+    return output / "_build" / "gettext"
+
+
+def needs_translation(source: str) -> bool:
+    """Whether a message has prose to translate: a letter outside its math ($...$), code
+    (`...`) and role targets ({cite}`key`, the <label> of {ref}`text <label>`, whose text is
+    prose). "000", "2, 3, 4", "$g(t)$" or "{doc}`03_impurity`" need none."""
+    import re
+
+    prose = re.sub(r"\{[\w:-]+\}`([^`<]*)<[^`>]*>`", r"\1", source)
+    prose = re.sub(r"\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", "", prose, flags=re.S)
+    return re.search(r"[^\W\d_]", prose) is not None
+
+
+def translations(*pages: str) -> int:
+    return run(PYTHON, __file__, "_translations", *pages)
+
+
+def _undated(po: bytes) -> bytes:
+    """A catalog without the creation date of its template, which every extraction renews."""
+    return b"\n".join(line for line in po.split(b"\n")
+                      if not line.startswith(b'"POT-Creation-Date:'))
+
+
+def _translations(*pages: str) -> int:
+    """Runs inside .venv: merge each catalog (those of TRANSLATED, those that exist, and those of
+    ``pages``, created) with its page's messages as the English has them now (babel: a changed
+    message keeps its old translation marked fuzzy, a removed one goes), then list what needs a
+    translator: every empty or fuzzy message of the translated pages, and a count for the rest."""
+    import io
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    with tempfile.TemporaryDirectory() as tmp:
+        templates = gettext_templates(Path(tmp))
+        names = {*TRANSLATED, *(p.removesuffix(".ipynb").removesuffix(".md") for p in pages),
+                 *(str(po.relative_to(CATALOGS).with_suffix("")) for po in CATALOGS.rglob("*.po"))}
+        for name in sorted(names):
+            if not (templates / f"{name}.pot").exists():
+                sys.exit(f"{name} is not a page of the book (_toc.yml)")
+            with (templates / f"{name}.pot").open("rb") as file:
+                template = read_po(file)
+            path = CATALOGS / f"{name}.po"
+            catalog = Catalog(locale="zh_CN", fuzzy=False)
+            if path.exists():
+                with path.open("rb") as file:
+                    catalog = read_po(file, locale="zh_CN")
+            catalog.update(template)
+            catalog.header_comment = (f"# The Chinese edition of {name}: python3 tasks.py "
+                                      "translations updates it (README.md, 中文版).")
+            catalog.project, catalog.version = "Decision Trees, Computed", "1"
+            catalog.copyright_holder = catalog.last_translator = "the dtree authors"
+            catalog.msgid_bugs_address = "https://github.com/dtree-book/dtree/issues"
+            catalog.language_team = "zh_CN"
+            text = io.BytesIO()
+            write_po(text, catalog, width=0, ignore_obsolete=True, sort_output=False)
+            if not path.exists() or _undated(path.read_bytes()) != _undated(text.getvalue()):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(text.getvalue())  # a new date only with new messages
+            todo = [m for m in catalog if m.id and needs_translation(m.id)
+                    and (not m.string or m.fuzzy)]
+            print(f"{path.relative_to(ROOT)}: {len(todo)} of {len(catalog)} messages need a "
+                  f"translator" + ("" if name in TRANSLATED else " (not a translated page yet)"))
+            if name in TRANSLATED:
+                for message in todo:
+                    print(f"  {'fuzzy' if message.fuzzy else 'new'}: {message.id[:100]}")
+    return 0
 
 
 def book() -> int:
@@ -541,15 +667,17 @@ def clean() -> int:
     return 0
 
 
-# _execute and _colab_execute are internal: they run inside .venv
+# the names with a leading underscore are internal: they run inside .venv
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
          "bench": bench, "clean": clean, "venv": lambda: 0, "colab": colab,
-         "_execute": _execute, "_colab_execute": _colab_execute}
+         "translations": translations, "_execute": _execute, "_colab_execute": _colab_execute,
+         "_chinese_config": _chinese_config, "_translations": _translations}
 
 if __name__ == "__main__":
     name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
     if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots", "colab",
-                                                  "_colab_execute"):
+                                                  "_colab_execute", "translations",
+                                                  "_chinese_config", "_translations"):
         sys.exit(__doc__)
     if not name.startswith("_"):
         ensure_venv()

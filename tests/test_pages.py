@@ -21,6 +21,11 @@ page): at 1280 px no display formula, table, figure or image passes the right ed
 column; at 420 px one may pass it only inside its own box that scrolls sideways, and the page
 itself never scrolls sideways. Without Chromium these tests skip, giving the apt command, or
 fail where ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
+
+The Chinese edition (``tasks.build_chinese``, into ``_build/html/zh``) is built after the
+English one, with warnings as errors too; its translated pages (``tasks.TRANSLATED``) get the
+same checks, show the English page's glued numbers, and each page of either edition links to
+the same page of the other.
 """
 from __future__ import annotations
 
@@ -68,6 +73,7 @@ def _toc_pages() -> list[str]:
 
 
 PAGES = _toc_pages()
+ZH_PAGES = [f"zh/{page}" for page in tasks.TRANSLATED]
 
 
 @pytest.fixture(scope="session")
@@ -86,10 +92,41 @@ def book():
         shutil.rmtree(output, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def zh_book(book):
+    """The Chinese edition, built after the English one into its html folder's zh/: exit status
+    (the build's log is the test's captured output)."""
+    return tasks.build_chinese(book[2].parent.parent, "-n", "-W", "--keep-going")
+
+
 def test_book_builds_without_warnings(book):
     status, log, _ = book
     warnings = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
     assert status == 0, "jupyter-book build -n -W failed:\n" + "\n".join(warnings or [log[-3000:]])
+
+
+def test_chinese_book_builds_without_warnings(zh_book):
+    assert zh_book == 0, "the Chinese edition's build with -n -W failed: see its output"
+
+
+@pytest.mark.parametrize("page", ZH_PAGES)
+def test_chinese_page_shows_the_english_glued_numbers(book, zh_book, page):
+    def glued(html: Path) -> list[str]:
+        soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        return sorted(span.get_text() for span in soup.select("article .pasted-text"))
+
+    english = glued(book[2] / f"{page.removeprefix('zh/')}.html")
+    assert glued(book[2] / f"{page}.html") == english
+    assert english or page != "zh/book/01_preface"  # the preface glues numbers into its prose
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_links_to_the_other_edition(book, zh_book, page):
+    for here, there in ((page, f"zh/{page}"), (f"zh/{page}", page)):
+        html = book[2] / f"{here}.html"
+        link = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser").select_one(
+            "article .edition-link a")
+        assert link and (html.parent / link["href"]).resolve() == book[2] / f"{there}.html"
 
 
 def _folded(element: Tag) -> bool:
@@ -143,8 +180,10 @@ def _around(text: str, needle: str, width: int = 40) -> str:
     return re.sub(r"\s+", " ", text[max(0, i - width):i + len(needle) + width]).strip()
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_page_reads_well(book, page):
+@pytest.mark.parametrize("page", PAGES + ZH_PAGES)
+def test_page_reads_well(book, page, request):
+    if page.startswith("zh/"):
+        request.getfixturevalue("zh_book")
     html = book[2] / f"{page}.html"
     assert html.exists(), f"{page}.html was not built"
     found = problems(html.read_text(encoding="utf-8")) + transparent_figures(html)
@@ -196,9 +235,10 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def browsed(book, browser):
-    """Every page of the book as the browser saw it: page -> tasks._Chromium.check's report."""
-    return {page: browser.check((book[2] / f"{page}.html").as_uri()) for page in PAGES}
+def browsed(book, zh_book, browser):
+    """Every page of the book, and the translated pages of the Chinese edition, as the browser
+    saw it: page -> tasks._Chromium.check's report."""
+    return {page: browser.check((book[2] / f"{page}.html").as_uri()) for page in PAGES + ZH_PAGES}
 
 
 def browser_problems(seen: dict, has_math: bool) -> list[str]:
@@ -213,7 +253,7 @@ def browser_problems(seen: dict, has_math: bool) -> list[str]:
 
 
 @requires_chromium
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", PAGES + ZH_PAGES)
 def test_page_in_a_browser(book, browsed, page):
     has_math = 'class="math' in (book[2] / f"{page}.html").read_text(encoding="utf-8")
     found = browser_problems(browsed[page], has_math)
@@ -226,7 +266,7 @@ def layout_problems(seen: dict) -> list[str]:
     elements past the text column's right edge (at a phone's width, those not in a box of
     their own that scrolls sideways), and a page that scrolls sideways."""
     found = []
-    for width, layout in seen["layout"].items():
+    for width, layout in sorted(seen["layout"].items(), reverse=True):  # widest first
         found += [f"at {width} px past the column: {element}" for element in layout["wide"]]
         if layout["scrollWidth"] > layout["width"]:
             found.append(f"at {width} px the page scrolls sideways: {layout['scrollWidth']} px"
@@ -235,7 +275,7 @@ def layout_problems(seen: dict) -> list[str]:
 
 
 @requires_chromium
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", PAGES + ZH_PAGES)
 def test_page_fits_the_window(browsed, page):
     # typeset, at 1280 px no display formula, table or figure passes the text column; at
     # 420 px one may only scroll in its own box, and the page does not scroll sideways

@@ -1,0 +1,83 @@
+"""The two editions of the book: a link at the top of every page to the same page in the
+other edition, and glued numbers in translated prose.
+
+The English book is the root of the html folder and the Chinese one its ``zh/`` folder
+(``python3 tasks.py book``), so the link is relative and works from ``file://`` and from a
+server alike. The edition is the build's ``language`` (``zh_CN`` for the Chinese one).
+
+Sphinx parses a translated message as a document of its own, after the notebook has been
+read; myst-nb's ``{glue:text}`` role finds the notebook's glue data only while the notebook
+is being parsed. The role is therefore given the same data from the file myst-nb stores it in
+(``<docname>.glue.json``, written when the notebook has been read), so that a number glued
+into the Chinese prose is the English one, formatted the same way.
+"""
+from __future__ import annotations
+
+import os
+
+from myst_nb.core.variables import RetrievalError, VariableOutput, is_sphinx
+from myst_nb.ext.glue import roles
+from myst_nb.ext.glue.crossref import read_glue_cache
+from sphinx import addnodes
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+
+_retrieve_glue_data = roles.retrieve_glue_data
+
+
+def retrieve_glue_data(document, key: str) -> VariableOutput:
+    """myst-nb's lookup, or, in a translated message (no notebook renderer on the document),
+    the stored glue data of the page being read."""
+    try:
+        return _retrieve_glue_data(document, key)
+    except RetrievalError:
+        if "nb_renderer" in document or not is_sphinx(document):
+            raise
+        env = document.settings.env
+        data = read_glue_cache(env.mystnb_config.output_folder, env.docname)
+        if key not in data:
+            raise
+        return VariableOutput(data=data[key]["data"], metadata=data[key].get("metadata", {}),
+                              nb_renderer=None, vtype="glue")
+
+
+def other_edition(pagename: str, language: str | None) -> tuple[str, str, str]:
+    """(href, hreflang, label) of ``pagename``'s page in the other edition."""
+    up = "../" * pagename.count("/")
+    if (language or "en").startswith("zh"):
+        return f"{up}../{pagename}.html", "en", "English"
+    return f"{up}zh/{pagename}.html", "zh-CN", "中文版"
+
+
+def _add_link(app, pagename, templatename, context, doctree) -> None:
+    if doctree is None or "body" not in context:  # search, genindex: no page of the book
+        return
+    href, language, label = other_edition(pagename, app.config.language)
+    context["body"] = (f'<p class="edition-link" style="text-align: right; margin: 0">'
+                       f'<a href="{href}" hreflang="{language}" lang="{language}">{label}</a>'
+                       f"</p>\n{context['body']}")
+
+
+class TranslateTocCaptions(SphinxTransform):
+    """The captions of the table of contents, from the root page's catalog: Sphinx translates a
+    page at priority 20, and sphinx-external-toc inserts the toctrees of _toc.yml at 100."""
+
+    default_priority = 101
+
+    def apply(self) -> None:
+        trees = [tree for tree in self.document.findall(addnodes.toctree) if tree.get("caption")]
+        if not trees or (self.config.language or "en").startswith("en"):
+            return
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        folders = [os.path.join(self.env.srcdir, folder) for folder in self.config.locale_dirs]
+        catalog, found = init_locale(folders, self.config.language, domain)
+        for tree in trees if found else []:
+            tree["caption"] = tree["rawcaption"] = catalog.gettext(tree["caption"])
+
+
+def setup(app):
+    roles.retrieve_glue_data = retrieve_glue_data
+    app.add_transform(TranslateTocCaptions)
+    app.connect("html-page-context", _add_link)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
