@@ -161,7 +161,7 @@ def _adult_schema() -> list[tuple[str, list[str] | None]]:
 def load_adult(return_X_y: bool = False, test: bool = False):
     """UCI Adult (Census Income; Kohavi & Becker, 1994 census): the 32,561 training rows of
     adult.data, or with ``test=True`` the 16,281 rows of the official test file adult.test
-    (its first line, "|1x3 Cross validator", skipped; the labels' trailing dot dropped).
+    (its first line, ``|1x3 Cross validator``, skipped; the labels' trailing dot dropped).
     14 attributes (6 continuous, integer-valued; 8 categorical, as pandas categoricals in the
     order adult.names declares their values) and the target "income", "<=50K" or ">50K".
     A "?" is missing (NaN): in adult.data 1,836 in workclass, 1,843 in occupation, 583 in
