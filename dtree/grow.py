@@ -187,9 +187,9 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     Each node costs two calls to compiled kernels (``dtree.kernels``): one scores every
     available attribute (``dtree.splits.candidate_splits``), one hands the rows to the
     children; the choice between the attributes is made here, in Python, on small lists.
-    Where the configuration allows (:func:`_subtrees_compiled`), a node of at most
+    Where the configuration allows (``_subtrees_compiled``), a node of at most
     ``SUBTREE_ROWS`` rows is grown with its whole subtree by one call to
-    :func:`grow_subtree`, which applies the same rules with the same kernels.
+    ``grow_subtree``, which applies the same rules with the same kernels.
     """
     rows = np.flatnonzero(sample_weight > 0)
     weights = sample_weight[rows].astype(float)

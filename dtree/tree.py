@@ -689,7 +689,7 @@ class Arrays(NamedTuple):
 
 
 class Layout:
-    """A tree laid out as arrays (:class:`Arrays`) for :func:`dtree.kernels.predict_rows`, made
+    """A tree laid out as arrays (``Arrays``) for :func:`dtree.kernels.predict_rows`, made
     once and used for many predictions. It belongs to the tree ``root`` as it was when laid out
     (see :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the
     copied tree may then be changed in place; unpickling lays the unpickled tree out again.
@@ -740,7 +740,7 @@ ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_childr
 
 
 def _as_arrays(root: Node) -> tuple[list[Node], Arrays]:
-    """The tree as arrays over its nodes (:class:`Arrays`), and the nodes in that order:
+    """The tree as arrays over its nodes (``Arrays``), and the nodes in that order:
     numbered depth first with the children of a node consecutive (a node's children, then the
     first child's subtree, then the second's, ...), so that a row's way down, and the subtree a
     spread row visits, lie close together in memory. Per node: the tested feature (-1 for a

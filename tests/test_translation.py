@@ -32,8 +32,9 @@ MARKUP = re.compile(r"``.+?``|\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$",
 #: The glossary's tables of terms (not those of the data sets' attributes and values)
 TERM_TABLES = ("Concepts", "Beyond one tree")
 #: Glossary terms that are also everyday English, not checked: "mean" is also the verb ("both
-#: mean p_k"), "improvement" any betterment, not only the improvement of a split
-EVERYDAY = ("mean", "improvement")
+#: mean p_k"), "improvement" any betterment, not only the improvement of a split, "rule" any
+#: rule (a stopping rule, the one-standard-error rule), not only a tree's path read as a rule
+EVERYDAY = ("mean", "improvement", "rule")
 
 
 def markup(message: str) -> Counter:
