@@ -214,9 +214,10 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # depth first: a stack of nodes, each examined when it is taken; best first: a heap of
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
-    resort_from = _resort_from(data, len(rows), best_first)
+    complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
+    resort_from = _resort_from(len(rows), best_first, complete)
     work = []
-    compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping) else 0
+    compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping, complete) else 0
 
     def add(node, rows, weights, order, pure, available):
         if not best_first:
@@ -308,21 +309,22 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     return root
 
 
-def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules) -> bool:
+def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
+                       complete: bool) -> bool:
     """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
     criterion of class counts or sums (not the absolute error), on numeric attributes only
-    with no value missing, every attribute scored at every node, depth first. Every rule
-    that grow_subtree does not read has its default value (so a rule added later keeps the
-    generic grower until grow_subtree reads it)."""
+    with no value missing (``complete``), every attribute scored at every node, depth first.
+    Every rule that grow_subtree does not read has its default value (so a rule added later
+    keeps the generic grower until grow_subtree reads it)."""
     read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
                        max_surrogates=rules.max_surrogates,
                        discount_missing=rules.discount_missing, seed=rules.seed),
             StoppingRules(stopping.max_depth, stopping.min_samples_split,
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
-    return ((rules, stopping) == read and rules.criterion not in ("gain_ratio", "absolute_error")
-            and bool((data.slot >= 0).all())
-            and not np.isnan(data.XT.sum()))  # NaN if a value is (or on overflow: no harm)
+    return (complete and (rules, stopping) == read
+            and rules.criterion not in ("gain_ratio", "absolute_error")
+            and bool((data.slot >= 0).all()))
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
@@ -502,14 +504,15 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
 
 
-def _resort_from(data: TrainingSet, n_rows: int, best_first: bool) -> float:
+def _resort_from(n_rows: int, best_first: bool, complete: bool) -> float:
     """How many rows a child that waits for its siblings' subtrees must have to wait without
     its sorted rows, sorting them again when its turn comes (a pure one never needs them):
     an eighth of the rows, so that the orders held meanwhile are a fraction of the root's and
-    the sorting done again about as much as the root's. Only without missing values, where
-    the order carried down is the stable sort of the child's rows (sorting gives it again
-    exactly), and depth first (best first, a node's split is chosen when it is added)."""
-    if best_first or any(np.isnan(column).any() for column in data.XT):
+    the sorting done again about as much as the root's. Only without missing values
+    (``complete``), where the order carried down is the stable sort of the child's rows
+    (sorting gives it again exactly), and depth first (best first, a node's split is chosen
+    when it is added)."""
+    if best_first or not complete:
         return np.inf
     return n_rows / 8
 
