@@ -37,6 +37,13 @@ TERM_TABLES = ("Concepts", "Beyond one tree")
 EVERYDAY = ("mean", "improvement", "rule")
 
 
+#: What opens a Markdown block other than a paragraph: a numbered or bulleted item, a heading,
+#: a quotation. Sphinx parses each translation alone and keeps the English where the
+#: translation parses as another kind of node, so "1. 选择属性" for the heading "1. Choosing
+#: the attribute" silently shows the English; "1\\. 选择属性" is the heading translated.
+BLOCK_START = re.compile(r"(\d+[.)]|[-*+]|#{1,6}|>)(\s|$)")
+
+
 def markup(message: str) -> Counter:
     """The code spans, formulas and role targets of a message, counted."""
     found = Counter()
@@ -149,6 +156,15 @@ def test_translation_uses_the_glossary_terms(catalogs, page):
     assert not wrong, f"{page}:\n  " + "\n  ".join(wrong)
 
 
+@pytest.mark.parametrize("page", tasks.TRANSLATED)
+def test_translation_parses_as_its_english_does(catalogs, page):
+    listed = [f"{source[:60]!r} -> {m.string[:30]!r}" for source, m in _translations(catalogs, page)
+              if m and m.string and BLOCK_START.match(m.string)]
+    assert not listed, (f"{page}: translations that Markdown reads as a list, heading or "
+                        "quotation, so the Chinese page shows the English (escape the "
+                        "marker, e.g. 1\\.):\n  " + "\n  ".join(listed))
+
+
 # ------------------------------------------------------------- the checks can fail
 def test_glossary_gives_zhous_terms():
     # issue 21's list, read off the glossary's rows by hand
@@ -180,6 +196,13 @@ def test_changed_markup_is_found():
     assert markup("{glue:text}`gain:.3f` bits") != markup("{glue:text}`gain:.2f` 比特")
     assert markup("{ref}`the erratum <erratum-1>`") != markup("{ref}`勘误 <erratum-2>`")
     assert markup("$x = 1$") != markup("x = 1")
+
+
+@pytest.mark.parametrize("translation, block", [
+    ("1. 选择属性", True), ("2) 其次", True), ("- 一项", True), ("# 标题", True), ("> 引文", True),
+    ("1\\. 选择属性", False), ("1.5 是划分点", False), ("-1 表示", False), ("$-x$", False)])
+def test_block_markers_are_found(translation, block):
+    assert bool(BLOCK_START.match(translation)) is block
 
 
 @pytest.mark.parametrize("message, prose_in_it", [
