@@ -40,7 +40,7 @@ EVERYDAY = ("mean", "improvement", "rule")
 #: What opens a Markdown block other than a paragraph: a numbered or bulleted item, a heading,
 #: a quotation. Sphinx parses each translation alone and keeps the English where the
 #: translation parses as another kind of node, so "1. 选择属性" for the heading "1. Choosing
-#: the attribute" silently shows the English; "1\\. 选择属性" is the heading translated.
+#: the attribute" silently shows the English; "1\. 选择属性" is the heading translated.
 BLOCK_START = re.compile(r"(\d+[.)]|[-*+]|#{1,6}|>)(\s|$)")
 
 
