@@ -18,10 +18,12 @@ import os
 from myst_nb.core.variables import RetrievalError, VariableOutput, is_sphinx
 from myst_nb.ext.glue import roles
 from myst_nb.ext.glue.crossref import read_glue_cache
+from docutils import nodes
 from sphinx import addnodes
 from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
+from sphinx_exercise.nodes import exercise_subtitle
 
 _retrieve_glue_data = roles.retrieve_glue_data
 
@@ -76,8 +78,28 @@ class TranslateTocCaptions(SphinxTransform):
             tree["caption"] = tree["rawcaption"] = catalog.gettext(tree["caption"])
 
 
+class TranslatableExerciseTitles(SphinxTransform):
+    """An exercise's title in both steps of a translation. sphinx-exercise makes the title (a
+    subtitle node) without a source, and Sphinx translates no node without one: it gets its
+    page as source here, before Sphinx translates the page (priority 20). Its resolved title
+    later replaces the node, so the gettext builder, which reads the resolved page, would not
+    find it: for that builder a paragraph with the same text stands beside the title."""
+
+    default_priority = 15
+
+    def apply(self) -> None:
+        for title in self.document.findall(exercise_subtitle):
+            title.source, title.line = self.document["source"], title.parent.parent.line or 0
+            title.rawsource = title.astext()
+            if self.app.builder.name == "gettext":
+                message = nodes.paragraph(title.rawsource, title.rawsource)
+                message.source, message.line = title.source, title.line
+                title.parent.parent.insert(1, message)
+
+
 def setup(app):
     roles.retrieve_glue_data = retrieve_glue_data
     app.add_transform(TranslateTocCaptions)
+    app.add_transform(TranslatableExerciseTitles)
     app.connect("html-page-context", _add_link)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
