@@ -97,9 +97,26 @@ class TranslatableExerciseTitles(SphinxTransform):
                 title.parent.parent.insert(1, message)
 
 
+class TranslatedTitlesInSolutions(SphinxTransform):
+    """A solution's title repeats its exercise's, taken from the copy sphinx-exercise keeps
+    of the exercise as the directive made it, before Sphinx translated the page (priority
+    20): the copy takes the translated title."""
+
+    default_priority = 21
+
+    def apply(self) -> None:
+        registry = getattr(self.env, "sphinx_exercise_registry", {})
+        for title in self.document.findall(exercise_subtitle):
+            kept = registry.get(title.parent.parent.get("label"), {}).get("node")
+            if kept is not None and isinstance(kept[0][-1], exercise_subtitle):
+                kept[0][-1].children = []
+                kept[0][-1].extend(child.deepcopy() for child in title.children)
+
+
 def setup(app):
     roles.retrieve_glue_data = retrieve_glue_data
     app.add_transform(TranslateTocCaptions)
     app.add_transform(TranslatableExerciseTitles)
+    app.add_transform(TranslatedTitlesInSolutions)
     app.connect("html-page-context", _add_link)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

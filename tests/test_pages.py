@@ -120,6 +120,23 @@ def test_chinese_page_shows_the_english_glued_numbers(book, zh_book, page):
     assert english or page != "zh/book/01_preface"  # the preface glues numbers into its prose
 
 
+def exercise_titles(html: Path) -> list[str]:
+    """The titles of a page's exercises and solutions, as the reader sees them."""
+    soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+    return [" ".join(title.get_text().split()) for title in soup.select(
+        "article .exercise > .admonition-title, article .solution > .admonition-title")]
+
+
+@pytest.mark.parametrize("page", [p for p in ZH_PAGES if "{exercise}" in next(
+    (ROOT / p.removeprefix("zh/")).parent.glob(f"{Path(p).name}.*")).read_text("utf-8")])
+def test_chinese_exercise_titles_are_translated(book, zh_book, page):
+    # sphinx-exercise's titles, and the solutions' copies of them, reach the catalog only by
+    # locales/editions.py; "练习 7 (The most uncertain three-class node)" has no Chinese title
+    titles = exercise_titles(book[2] / f"{page}.html")
+    english = [t for t in titles if not re.search(r"\(.*[\u4e00-\u9fff].*\)", t)]
+    assert titles and not english, english
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_page_links_to_the_other_edition(book, zh_book, page):
     for here, there in ((page, f"zh/{page}"), (f"zh/{page}", page)):
