@@ -368,6 +368,21 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         X_val, y_val = self._encode(*validation_data, features, classes)
         return _prune_on_validation(tree, X_val, y_val, len(classes), self.predict_missing)
 
+    def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
+        """For the pruners that judge on held-out rows (``pruning="reduced_error"`` or
+        ``"validation"``), ``validation_fraction`` of each class's rows, drawn with
+        ``random_state`` (a stratified split, as Weka's J48 ``-R``)."""
+        if self.pruning not in ("reduced_error", "validation"):
+            return None
+        rng, holdout = check_random_state(self.random_state), np.zeros(len(targets), bool)
+        for code in np.unique(targets):
+            rows = rng.permutation(np.flatnonzero(targets == code))
+            holdout[rows[:round(len(rows) * self.validation_fraction)]] = True
+        if holdout.all():
+            raise ValueError(f"validation_fraction={self.validation_fraction} holds out every "
+                             "row: none is left to grow the tree on")
+        return holdout
+
     def encode(self, X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Rows as the fitted tree reads them, for a pruner (:mod:`dtree.pruning`): X as a
         matrix, one column per feature (numbers as they are, a category as its code, NaN where
@@ -426,20 +441,6 @@ class _Pruned(_TreeClassifier):
     def _grow(self, X, y, sample_weight):
         return super()._grow(X, y, self._class_weighted(y, sample_weight))
 
-    def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
-        """For reduced-error pruning, ``validation_fraction`` of each class's rows, drawn with
-        ``random_state`` (a stratified split, as Weka's J48 ``-R``)."""
-        if self.pruning != "reduced_error":
-            return None
-        rng, holdout = check_random_state(self.random_state), np.zeros(len(targets), bool)
-        for code in np.unique(targets):
-            rows = rng.permutation(np.flatnonzero(targets == code))
-            holdout[rows[:round(len(rows) * self.validation_fraction)]] = True
-        if holdout.all():
-            raise ValueError(f"validation_fraction={self.validation_fraction} holds out every "
-                             "row: none is left to grow the tree on")
-        return holdout
-
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
         codes = targets.astype(np.int64)
@@ -451,6 +452,9 @@ class _Pruned(_TreeClassifier):
         if self.pruning == "reduced_error":
             return _reduced_error(tree, matrix[holdout], codes[holdout], len(classes),
                                   self.predict_missing, self.prune_on_tie)
+        if self.pruning == "validation":
+            return _prune_on_validation(tree, matrix[holdout], codes[holdout], len(classes),
+                                        self.predict_missing)
         return None
 
 
@@ -650,7 +654,7 @@ class C45Classifier(_Pruned):
     criterion : {"gain_ratio", "info_gain"}, default="gain_ratio"
         "gain_ratio" (C4.5) ranks the attributes by gain ratio; "info_gain" by information
         gain, with the same thresholds: the tree of Zhou (2016), sec. 4.4.1, fig. 4.8.
-    pruning : {"error_based", "pessimistic", "reduced_error"} or None, default=None
+    pruning : {"error_based", "pessimistic", "reduced_error", "validation"} or None, default=None
         How ``fit`` prunes the grown tree (:mod:`dtree.pruning`; ``pruning_log_`` then lists
         the nodes examined). None: not at all. "error_based": C4.5's pruning, with
         ``confidence`` (J48's ``-C``) and ``subtree_raising`` (J48's default; ``-S`` turns it
@@ -658,8 +662,11 @@ class C45Classifier(_Pruned):
         ``z`` SE. "reduced_error": the tree is grown on the rest of the training rows and
         pruned on ``validation_fraction`` of each class's rows, drawn with ``random_state``
         (as J48 ``-R``), a node pruned if that raises the accuracy there (``prune_on_tie``:
-        if it does not lower it). Being parameters, these survive ``clone()``: cross-validation
-        and grid search measure the pruned tree. :meth:`j48` gives Weka's default J48.
+        if it does not lower it). "validation": pre-pruning on a validation set (Zhou 2016,
+        sec. 4.3.1), the rows held out as for "reduced_error": a node is split only if that
+        strictly raises the accuracy on them (as ``fit(..., validation_data=...)``). Being
+        parameters, these survive ``clone()``: cross-validation and grid search measure the
+        pruned tree. :meth:`j48` gives Weka's default J48.
     confidence : float in (0, 0.5], default=0.25
         "error_based": the confidence level of the upper error limit (J48's ``-C``).
     subtree_raising : bool, default=True
@@ -667,11 +674,11 @@ class C45Classifier(_Pruned):
     z : float, default=1.0
         "pessimistic": the standard errors a subtree may exceed its leaf by.
     validation_fraction : float in (0, 1), default=1/3
-        "reduced_error": the share of each class's rows held out to prune on.
+        "reduced_error" and "validation": the share of each class's rows held out to prune on.
     prune_on_tie : bool, default=False
         "reduced_error": prune a node when that keeps the validation accuracy equal.
     random_state : int, numpy.random.RandomState or None, default=None
-        "reduced_error": the draw of the held-out rows.
+        "reduced_error" and "validation": the draw of the held-out rows.
     class_weight : dict, "balanced" or None, default=None
         Each row's sample weight is multiplied by its class's weight, as in
         :class:`CARTClassifier` and scikit-learn ("balanced": n / (K n_j) for the n_j rows of
@@ -990,8 +997,18 @@ class CARTClassifier(_CART, _TreeClassifier):
         tie); the nodes left then are leaves (``stop_reason`` "max_leaf_nodes"). If the tree
         has fewer leaves anyway, it is the tree grown without it.
     random_state : int, numpy.random.RandomState or None, default=None
-        None, an int or a ``numpy.random.RandomState``: the draws of ``max_features``. An int
-        gives the same tree every fit; the draws differ from scikit-learn's.
+        None, an int or a ``numpy.random.RandomState``: the draws of ``max_features`` and of
+        the rows ``pruning="validation"`` holds out. An int gives the same tree every fit; the
+        draws differ from scikit-learn's.
+    pruning : {"validation"} or None, default=None
+        None: ``ccp_alpha`` alone prunes. "validation": pre-pruning on a validation set (Zhou
+        2016, sec. 4.3.1), as in :class:`C45Classifier`: the tree is grown on the rest of the
+        training rows, and a node is split only if that strictly raises the accuracy on
+        ``validation_fraction`` of each class's rows, drawn with ``random_state`` (as
+        ``fit(..., validation_data=...)``, which it excludes, as it excludes ``ccp_alpha``).
+        Being a parameter, it survives ``clone()``: cross-validation measures the pruned tree.
+    validation_fraction : float in (0, 1), default=1/3
+        "validation": the share of each class's rows held out to prune on.
 
     Attributes
     ----------
@@ -1013,7 +1030,8 @@ class CARTClassifier(_CART, _TreeClassifier):
         None without priors and loss; else ``costs_[j, i] = pi_j L(j, i) / W_j``, so that a
         node's risk is min_i sum_j W_j(t) costs_[j, i] (read by :mod:`dtree.pruning`).
     pruning_log_ : pandas.DataFrame
-        The nodes ``validation_data`` pruning examined; only after it.
+        The nodes the validation pruning examined (``pruning="validation"`` or
+        ``validation_data``); only after it.
 
     See Also
     --------
@@ -1044,7 +1062,9 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy")),
                    "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
-                   "class_weight": AtFit()}  # checked by scikit-learn's compute_sample_weight
+                   "class_weight": AtFit(),  # checked by scikit-learn's compute_sample_weight
+                   "pruning": OneOf((None, "validation")),
+                   "validation_fraction": Interval(0, 1, low_open=True, high_open=True)}
 
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
@@ -1056,7 +1076,8 @@ class CARTClassifier(_CART, _TreeClassifier):
                  missing: str = "surrogate",
                  max_features: int | float | str | None = None,
                  max_leaf_nodes: int | None = None,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 pruning: str | None = None, validation_fraction: float = 1 / 3):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -1074,10 +1095,24 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.loss = loss
         self.class_weight = class_weight
         self.missing = missing
+        self.pruning = pruning
+        self.validation_fraction = validation_fraction
 
     def _split_rules(self, p) -> SplitRules:
         rules = super()._split_rules(p)  # the entropy decrease is the information gain
         return replace(rules, criterion="info_gain") if p.criterion == "entropy" else rules
+
+    def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
+                    w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
+        """Pre-prune on the held-out rows (``pruning="validation"``), else prune to
+        ``ccp_alpha``."""
+        if self.pruning != "validation":
+            return super()._post_prune(tree)
+        if self.ccp_alpha > 0:
+            raise ValueError(f"pruning='validation' pre-prunes the tree: ccp_alpha="
+                             f"{self.ccp_alpha} would prune it again; choose one")
+        return _prune_on_validation(tree, matrix[holdout], targets[holdout].astype(np.int64),
+                                    len(classes), self.predict_missing)
 
     def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given

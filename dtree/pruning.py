@@ -39,7 +39,7 @@ __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_step
            "prune_pessimistic", "weakest_links", "resubstitution_cost", "PRUNERS"]
 
 #: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
-PRUNERS = ("error_based", "pessimistic", "reduced_error")
+PRUNERS = ("error_based", "pessimistic", "reduced_error", "validation")
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")

@@ -17,7 +17,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV, KFold, cross_validate
 from sklearn.tree import DecisionTreeClassifier
 
-from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier, export_text
 from dtree.datasets import load_arff, load_watermelon, load_watermelon_split
 from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
                            prune_error_based, prune_pessimistic, prune_reduced_error)
@@ -334,6 +334,48 @@ def test_reduced_error_pruning_at_fit_holds_out_a_third_of_each_class(credit):
     assert len(model.pruning_log_) > 0
     again = C45Classifier(pruning="reduced_error", random_state=0).fit(X, y)
     assert again.get_n_leaves() == model.get_n_leaves()
+
+
+def held_out_third(y, seed=0):
+    """A third of each class's rows (round(n / 3)), the classes in sorted order, each drawn
+    by one permutation of a RandomState(seed): the split J48 -R makes, written out here."""
+    rng, held = np.random.RandomState(seed), np.zeros(len(y), bool)
+    for label in np.unique(y):
+        rows = rng.permutation(np.flatnonzero(np.asarray(y) == label))
+        held[rows[:round(len(rows) / 3)]] = True
+    return held
+
+
+@pytest.mark.parametrize("model", [C45Classifier(pruning="validation", random_state=0),
+                                   CARTClassifier(pruning="validation", random_state=0),
+                                   ID3Classifier(pruning="validation", random_state=0,
+                                                 missing="fractional")])
+def test_validation_pruning_at_fit_is_validation_data_on_a_held_out_third(credit, model):
+    # the parameter holds out a third of each class and pre-prunes on it: the tree of
+    # fit(grown rows, validation_data=held-out rows), which clone() keeps
+    X, y = credit
+    X = X.select_dtypes("category") if isinstance(model, ID3Classifier) else X
+    held = held_out_third(y)
+    by_hand = clone(model).set_params(pruning=None).fit(
+        X[~held], y[~held], validation_data=(X[held], y[held]))
+    fitted = clone(model).fit(X, y)
+    assert export_text(fitted) == export_text(by_hand)
+    pd.testing.assert_frame_equal(fitted.pruning_log_, by_hand.pruning_log_)
+    assert fitted.get_n_leaves() < clone(model).set_params(pruning=None).fit(
+        X[~held], y[~held]).get_n_leaves()
+    assert fitted.tree_.weighted_n_samples == (~held).sum()  # 467 good and 200 bad rows
+
+
+def test_validation_pruning_refuses_a_second_pruning(credit):
+    X, y = credit
+    with pytest.raises(ValueError, match="choose one"):
+        CARTClassifier(pruning="validation", ccp_alpha=0.01).fit(X, y)
+    with pytest.raises(ValueError, match="choose one"):
+        C45Classifier(pruning="validation").fit(X, y, validation_data=(X, y))
+    with pytest.raises(ValueError, match="pruning must be one of"):
+        CARTClassifier(pruning="reduced_error").fit(X, y)
+    with pytest.raises(ValueError, match="validation_fraction"):
+        CARTClassifier(pruning="validation", validation_fraction=0.0).fit(X, y)
 
 
 def test_pruners_say_when_a_model_is_not_fitted():
