@@ -149,7 +149,8 @@ def build_book() -> int:
 #: locales/zh_CN/LC_MESSAGES/<page>.po, which tests/test_translation.py checks. The other
 #: pages of the Chinese edition show the English prose. Add a page once its catalog is done.
 TRANSLATED = ("book/index", "book/01_preface", "book/02_growing_a_tree", "book/03_impurity",
-              "book/04_id3", "book/errata", "book/glossary", "book/bibliography")
+              "book/04_id3", "book/10_cost_complexity_pruning", "book/11_pessimistic_pruning",
+              "book/errata", "book/glossary", "book/bibliography")
 CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
 
 
