@@ -33,8 +33,11 @@ MARKUP = re.compile(r"``.+?``|\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$",
 TERM_TABLES = ("Concepts", "Beyond one tree")
 #: Glossary terms that are also everyday English, not checked: "mean" is also the verb ("both
 #: mean p_k"), "improvement" any betterment, not only the improvement of a split, "rule" any
-#: rule (a stopping rule, the one-standard-error rule), not only a tree's path read as a rule
-EVERYDAY = ("mean", "improvement", "rule")
+#: rule (a stopping rule, the one-standard-error rule), not only a tree's path read as a rule,
+#: "penalty" any penalty (J48's log2(C)/N, the half error per leaf), not only seed 004's
+#: 惩罚机制 for missing values, "majority rule" also predicting the majority class, not only a
+#: surrogate search's 默认规则
+EVERYDAY = ("mean", "improvement", "rule", "penalty", "majority rule")
 
 
 #: What opens a Markdown block other than a paragraph: a numbered or bulleted item, a heading,
