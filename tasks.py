@@ -515,6 +515,9 @@ _LAYOUT_CHECK = r"""(async width => {
     }
     return false;
   };
+  // every display formula past the edge, even in a box of its own that scrolls
+  const formulas = Array.from(column.querySelectorAll('mjx-container[display]'))
+    .filter(e => right(e) > edge);
   const found = [];
   const add = (e, limit) => {
     if (!found.some(f => f.contains(e)) && !(phone && scrolled(e, limit)) && !fixed(e)) {
@@ -530,9 +533,10 @@ _LAYOUT_CHECK = r"""(async width => {
       if (e.getBoundingClientRect().right > innerWidth + 1) add(e, innerWidth + 1);
     }
   }
-  return {scrollWidth, width: innerWidth,
-          wide: found.map(e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
-                                + Math.round(edge - 1) + ' px)')};
+  const report = e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
+                     + Math.round(edge - 1) + ' px)';
+  return {scrollWidth, width: innerWidth, formulas: formulas.map(report),
+          wide: found.map(report)};
 })"""
 
 
