@@ -632,11 +632,12 @@ class _Chromium:
         (``drawn``), and every resource the page asked for that is not a local file
         (``remote``), all read at the first load; and the layout at each width (``layout``:
         width -> _LAYOUT_CHECK's report: ``scrollWidth``, ``width``, ``formulas``, ``wide``).
-        The page loads once per width, as a phone and a desktop load it: MathJax 4 breaks a
-        display formula into lines for the column it finds when it typesets, and does not
-        break it again when the window is resized. The window is a desktop's at every width
-        (the book's viewport meta tag gives a phone the same layout width, and switching the
-        phone emulation on and off doubles a resize's cost)."""
+        The page loads once per width, as a phone and a desktop load it: MathJax lays a
+        formula out for the column it finds when it typesets (its automatic line breaking,
+        were it on, breaks a display formula for that width and not again on a resize).
+        The window is a desktop's at every width (the book's viewport meta tag gives a phone
+        the same layout width, and switching the phone emulation on and off doubles a
+        resize's cost)."""
         seen = None
         for width in sorted(widths, key=lambda width: width != self._window[0]):
             self._resize(width, phone=False)

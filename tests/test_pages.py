@@ -19,9 +19,9 @@ visible text nor TeX commands in prose, every embedded widget drawn from its sav
 asked of the network; and whether the typeset page fits (``tasks._LAYOUT_CHECK``, measured in the
 page): at 1280 px no display formula, table, figure or image passes the right edge of the text
 column; at 420 px a table, figure or image may pass it only inside its own box that scrolls
-sideways, a display formula not at all (MathJax 4 breaks long ones into lines; each page is
-loaded at each width, as MathJax breaks for the width it typesets at), and the page itself
-never scrolls sideways. Without Chromium these tests skip, giving the apt command, or
+sideways, a display formula not at all (not even in the box MathJax scrolls it in: the book's
+derivations are written one relation per line to fit a phone), and the page itself never
+scrolls sideways. Each page is loaded at each width, as a phone and a desktop load it. Without Chromium these tests skip, giving the apt command, or
 fail where ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 
 The Chinese edition (``tasks.build_chinese``, into ``_build/html/zh``) is built after the
@@ -269,8 +269,8 @@ def layout_problems(seen: dict) -> list[str]:
     """What does not fit in a browser's report on one page, one line each: at every width, the
     elements past the text column's right edge (at a phone's width, those not in a box of
     their own that scrolls sideways), every display formula past it (one in a box that
-    scrolls too: MathJax breaks a long formula into lines, and a derivation the reader has
-    to scroll through cannot be read), and a page that scrolls sideways."""
+    scrolls too: a derivation the reader has to scroll through sideways cannot be read at a
+    glance), and a page that scrolls sideways."""
     found = []
     for width, layout in sorted(seen["layout"].items(), reverse=True):  # widest first
         found += [f"at {width} px past the column: {element}" for element in layout["wide"]]
