@@ -21,8 +21,9 @@ page): at 1280 px no display formula, table, figure or image passes the right ed
 column; at 420 px a table, figure or image may pass it only inside its own box that scrolls
 sideways, a display formula not at all (not even in the box MathJax scrolls it in: the book's
 derivations are written one relation per line to fit a phone), and the page itself never
-scrolls sideways. Each page is loaded at each width, as a phone and a desktop load it. Without Chromium these tests skip, giving the apt command, or
-fail where ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
+scrolls sideways. Each page is loaded at each width, as a phone and a desktop load it.
+Without Chromium these tests skip, giving the apt command, or fail where
+``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 
 The Chinese edition (``tasks.build_chinese``, into ``_build/html/zh``) is built after the
 English one, with warnings as errors too; its translated pages (``tasks.TRANSLATED``) get the
@@ -205,6 +206,7 @@ def test_scripts_are_served_by_the_book(book):
     # formulas typeset and chapter 11's widget draws without a network: MathJax, require.js
     # and the widget manager come from the book's own _static (tasks.py fetches them)
     static = book[2] / "_static"
+    # MathJax 4's font: its data, and the woff2 file of its upright letters
     for script in ("mathjax/tex-mml-chtml.js", "requirejs/require.js", "ipywidgets/embed-amd.js",
                    "mathjax-newcm-font/chtml.js", "mathjax-newcm-font/chtml/woff2/mjx-ncm-n.woff2"):
         assert (static / script).is_file(), f"_static/{script} is missing from the build"
