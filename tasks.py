@@ -81,15 +81,22 @@ def ensure_venv() -> None:
 #: registry tarball, the registry's sha512 of it, the tarball's folder to unpack, the files of
 #: that folder to keep). They are unpacked into _vendor/_static/<folder> (not in git), which
 #: the build copies into its _static (``html_extra_path`` in _config.yml): jupyter-book would
-#: load every .js file of the book's own _static folder on every page. MathJax 3's es5 bundle
-#: typesets the formulas (``mathjax_path`` in _config.yml); require.js and the Jupyter widgets'
+#: load every .js file of the book's own _static folder on every page. MathJax 4 typesets the
+#: formulas (``mathjax_path`` and ``mathjax3_config`` in _config.yml): its combined component
+#: with the extensions it loads on demand, and its default font (woff2 files, data of rarer
+#: characters), which it finds next to its own folder. require.js and the Jupyter widgets'
 #: embed-amd.js (with its icon fonts) render chapter 11's saved widget (``nb_ipywidgets_js``).
 #: html-manager 1.0.15 is built from the widget packages ipywidgets 8.1.9 ships
 #: (@jupyter-widgets/controls 5.0.13, base 6.0.12); npm's requirejs has no minified require.js.
 STATIC_JS = (
-    ("mathjax", "https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
-     "Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-     "package/es5/", ("*",)),
+    ("mathjax", "https://registry.npmjs.org/mathjax/-/mathjax-4.1.3.tgz",
+     "BN/8Pkgn7G1pIDYJqd9md+JHsE/jydSYbyOZnSdSA0WziuVO8mRxdYiWFumkVVly/8U+hm9DpIIoWuvySverzw==",
+     "package/", ("tex-mml-chtml.js", "a11y/*", "input/*", "output/*", "ui/*", "sre/*",
+                  "LICENSE")),
+    ("mathjax-newcm-font",
+     "https://registry.npmjs.org/@mathjax/mathjax-newcm-font/-/mathjax-newcm-font-4.1.3.tgz",
+     "gzAB3dFHilHX1l5x2xUqRL+1jDQt3Fyza1DkEMVXWC4E8SvsGdlgEza47HYi2WhVcgfkvf4zgUGzuhbq3Pjlew==",
+     "package/", ("chtml.js", "chtml/*")),
     ("requirejs", "https://registry.npmjs.org/requirejs/-/requirejs-2.3.8.tgz",
      "7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
      "package/", ("require.js",)),
@@ -491,6 +498,7 @@ _PAGE_CHECK = r"""(async () => {
 #: formula by its TeX). Below 600 px (a phone) an element may pass the edge inside a box that
 #: scrolls sideways (overflow-x auto or scroll) and itself fits; and the page itself must not
 #: scroll sideways: then the outermost elements past the window's edge are named too.
+#: ``formulas`` lists every display formula past the edge, in a box that scrolls or not.
 _LAYOUT_CHECK = r"""(async width => {
   await new Promise(done => requestAnimationFrame(() => setTimeout(done, 50)));
   const column = document.querySelector('article.bd-article') || document.body;
@@ -519,6 +527,9 @@ _LAYOUT_CHECK = r"""(async width => {
     }
     return false;
   };
+  // every display formula past the edge, even in a box of its own that scrolls
+  const formulas = Array.from(column.querySelectorAll('mjx-container[display]'))
+    .filter(e => right(e) > edge);
   const found = [];
   const add = (e, limit) => {
     if (!found.some(f => f.contains(e)) && !(phone && scrolled(e, limit)) && !fixed(e)) {
@@ -530,13 +541,18 @@ _LAYOUT_CHECK = r"""(async width => {
   }
   const scrollWidth = document.documentElement.scrollWidth;
   if (phone && scrollWidth > innerWidth) {
+    // a formula counts as a whole (above): the parts of one MathJax broke into lines may
+    // lie past its box, unseen
     for (const e of document.body.querySelectorAll('*')) {
-      if (e.getBoundingClientRect().right > innerWidth + 1) add(e, innerWidth + 1);
+      if (e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('mjx-container')) {
+        add(e, innerWidth + 1);
+      }
     }
   }
-  return {scrollWidth, width: innerWidth,
-          wide: found.map(e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
-                                + Math.round(edge - 1) + ' px)')};
+  const report = e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
+                     + Math.round(edge - 1) + ' px)';
+  return {scrollWidth, width: innerWidth, formulas: formulas.map(report),
+          wide: found.map(report)};
 })"""
 
 
@@ -610,26 +626,28 @@ class _Chromium:
                        " ? MathJax.startup.promise : null)).then(() => true)")
 
     def check(self, url: str, widths: tuple[int, ...] = tuple(WIDTHS.values())) -> dict:
-        """What a reader's browser made of the page at ``url``, loaded once at one of
-        ``widths``: whether MathJax ran (``mathjax``), the formulas it typeset (``formulas``),
-        its error elements (``merror``), each formula it could not typeset or whose macro it
-        does not know, as "TeX: error" (``errors``), the raw TeX delimiters left in the visible
-        text and the TeX commands in prose outside formulas and code (``raw``, with some
-        context), the embedded widgets (``widgets``, their saved views) and how many of them
-        drew (``drawn``), and every resource the page asked for that is not a local file
-        (``remote``); then, with the window resized to each width, the layout (``layout``:
-        width -> _LAYOUT_CHECK's report: ``scrollWidth``, ``width``, ``wide``). A resize
-        costs a long page a good part of its load, so the page loads at the width the window
-        has, if it is one of ``widths``, and is resized once per other width; the window is
-        a desktop's at every width (the book's viewport meta tag gives a phone the same
-        layout width, and switching the phone emulation on and off doubles a resize's cost)."""
-        order = sorted(widths, key=lambda width: width != self._window[0])
-        self._resize(order[0], phone=False)
-        self.open(url)
-        seen = self._evaluate(_PAGE_CHECK)
-        seen["layout"] = {}
-        for width in order:
+        """What a reader's browser made of the page at ``url``, loaded at each of ``widths``
+        (first at the width the window has, if it is one of them): whether MathJax ran
+        (``mathjax``), the formulas it typeset (``formulas``), its error elements
+        (``merror``), each formula it could not typeset or whose macro it does not know, as
+        "TeX: error" (``errors``), the raw TeX delimiters left in the visible text and the TeX
+        commands in prose outside formulas and code (``raw``, with some context), the
+        embedded widgets (``widgets``, their saved views) and how many of them drew
+        (``drawn``), and every resource the page asked for that is not a local file
+        (``remote``), all read at the first load; and the layout at each width (``layout``:
+        width -> _LAYOUT_CHECK's report: ``scrollWidth``, ``width``, ``formulas``, ``wide``).
+        The page loads once per width, as a phone and a desktop load it: MathJax lays a
+        formula out for the column it finds when it typesets (its automatic line breaking,
+        were it on, breaks a display formula for that width and not again on a resize).
+        The window is a desktop's at every width (the book's viewport meta tag gives a phone
+        the same layout width, and switching the phone emulation on and off doubles a
+        resize's cost)."""
+        seen = None
+        for width in sorted(widths, key=lambda width: width != self._window[0]):
             self._resize(width, phone=False)
+            self.open(url)
+            if seen is None:
+                seen = {**self._evaluate(_PAGE_CHECK), "layout": {}}
             seen["layout"][width] = self._evaluate(f"{_LAYOUT_CHECK}({width})")
         return seen
 

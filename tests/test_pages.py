@@ -18,9 +18,12 @@ formula typeset (no ``mjx-merror``, no undefined macro), no raw ``\\(``, ``\\[``
 visible text nor TeX commands in prose, every embedded widget drawn from its saved state, nothing
 asked of the network; and whether the typeset page fits (``tasks._LAYOUT_CHECK``, measured in the
 page): at 1280 px no display formula, table, figure or image passes the right edge of the text
-column; at 420 px one may pass it only inside its own box that scrolls sideways, and the page
-itself never scrolls sideways. Without Chromium these tests skip, giving the apt command, or
-fail where ``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
+column; at 420 px a table, figure or image may pass it only inside its own box that scrolls
+sideways, a display formula not at all (not even in the box MathJax scrolls it in: the book's
+derivations are written one relation per line to fit a phone), and the page itself never
+scrolls sideways. Each page is loaded at each width, as a phone and a desktop load it.
+Without Chromium these tests skip, giving the apt command, or fail where
+``DTREE_REQUIRE_REFERENCES`` is set (tests/references.py), as in CI.
 
 The Chinese edition (``tasks.build_chinese``, into ``_build/html/zh``) is built after the
 English one, with warnings as errors too; its translated pages (``tasks.TRANSLATED``) get the
@@ -33,6 +36,7 @@ import base64
 import hashlib
 import importlib.util
 import io
+import json
 import os
 import re
 import shutil
@@ -219,7 +223,9 @@ def test_scripts_are_served_by_the_book(book):
     # formulas typeset and chapter 11's widget draws without a network: MathJax, require.js
     # and the widget manager come from the book's own _static (tasks.py fetches them)
     static = book[2] / "_static"
-    for script in ("mathjax/tex-mml-chtml.js", "requirejs/require.js", "ipywidgets/embed-amd.js"):
+    # MathJax 4's font: its data, and the woff2 file of its upright letters
+    for script in ("mathjax/tex-mml-chtml.js", "requirejs/require.js", "ipywidgets/embed-amd.js",
+                   "mathjax-newcm-font/chtml.js", "mathjax-newcm-font/chtml/woff2/mjx-ncm-n.woff2"):
         assert (static / script).is_file(), f"_static/{script} is missing from the build"
     scripts = {}
     for page in PAGES:
@@ -281,10 +287,14 @@ def test_page_in_a_browser(book, browsed, page):
 def layout_problems(seen: dict) -> list[str]:
     """What does not fit in a browser's report on one page, one line each: at every width, the
     elements past the text column's right edge (at a phone's width, those not in a box of
-    their own that scrolls sideways), and a page that scrolls sideways."""
+    their own that scrolls sideways), every display formula past it (one in a box that
+    scrolls too: a derivation the reader has to scroll through sideways cannot be read at a
+    glance), and a page that scrolls sideways."""
     found = []
     for width, layout in sorted(seen["layout"].items(), reverse=True):  # widest first
         found += [f"at {width} px past the column: {element}" for element in layout["wide"]]
+        found += [f"at {width} px past the column, scrolling in its box: {formula}"
+                  for formula in layout["formulas"] if formula not in layout["wide"]]
         if layout["scrollWidth"] > layout["width"]:
             found.append(f"at {width} px the page scrolls sideways: {layout['scrollWidth']} px"
                          f" wide in a {layout['width']} px window")
@@ -295,7 +305,8 @@ def layout_problems(seen: dict) -> list[str]:
 @pytest.mark.parametrize("page", PAGES + ZH_PAGES)
 def test_page_fits_the_window(browsed, page):
     # typeset, at 1280 px no display formula, table or figure passes the text column; at
-    # 420 px one may only scroll in its own box, and the page does not scroll sideways
+    # 420 px a table or figure may only scroll in its own box, no display formula passes the
+    # column, and the page does not scroll sideways
     found = layout_problems(browsed[page])
     assert not found, f"{page}: {len(found)} problem(s)\n  " + "\n  ".join(found)
 
@@ -365,13 +376,21 @@ def test_remote_assets_are_found():
                                    "HTTP://fonts.example/a.css"]
 
 
+def book_mathjax(html: Path) -> str:
+    """The script elements that load the built book's MathJax with the book's configuration
+    (``mathjax3_config`` in _config.yml), for a test page outside the book."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    script = (html / "_static" / "mathjax" / "tex-mml-chtml.js").as_uri()
+    return (f"<script>window.MathJax = {json.dumps(config['sphinx']['config']['mathjax3_config'])}"
+            f'</script><script src="{script}"></script>')
+
+
 @requires_chromium
 def test_browser_finds_each_problem(book, browser, tmp_path):
     # a page with one of each fault, typeset by the book's MathJax
-    mathjax = (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").as_uri()
     page = tmp_path / "faults.html"
     page.write_text(
-        f'<html><head><script src="{mathjax}"></script>'
+        f"<html><head>{book_mathjax(book[2])}"
         '<script src="https://cdn.example.invalid/embed-amd.js"></script></head><body>'
         r"<p>fine \(x^2\), an error \(\frac{1}\), unknown \(\gini\), unclosed \(x</p>"
         r"<p>Choosing \alpha by cross-validation</p><pre>print('\n')</pre>"
@@ -398,18 +417,19 @@ def test_browser_finds_each_problem(book, browser, tmp_path):
 def test_browser_finds_what_does_not_fit(book, browser, tmp_path):
     # a 600 px column: a short formula and a narrow figure fit; a long formula, an 800 px table
     # and a 700 px image in a box that scrolls do not at 1280 px; at 420 px the image may
-    # scroll in its box, but the others make the page scroll
-    mathjax = (book[2] / "_static" / "mathjax" / "tex-mml-chtml.js").as_uri()
+    # scroll in its box, a formula may not (nor one 450 px wide that fits at 1280 px), and
+    # the table makes the page scroll
     long = " + ".join(rf"\frac{{x_{i}}}{{y_{i}}}" for i in range(14))
     page = tmp_path / "wide.html"
     page.write_text(
         '<html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<script src="{mathjax}"></script></head><body style="margin: 0">'
+        f'{book_mathjax(book[2])}</head><body style="margin: 0">'
         '<article class="bd-article" style="max-width: 600px; padding: 0 20px">'
         rf"<p>\[ x = 1 \]</p><div>\[ {long} \]</div>"
         '<table style="width: 800px"><tr><td>counts per leaf</td></tr></table>'
         '<div style="overflow-x: auto"><img alt="a tree" style="width: 700px; height: 10px">'
-        '</div><figure style="width: 300px; margin: 0"><img alt="small"></figure>'
+        r'</div><div>\[ \mbox{' + "b" * 50 + r"} \]</div>"
+        '<figure style="width: 300px; margin: 0"><img alt="small"></figure>'
         "</article></body></html>", encoding="utf-8")
     found = layout_problems(browser.check(page.as_uri()))
     formula = r"mjx-container:  \frac{x_0}{y_0} + \frac{x_1}{y_1} + \frac{x_2}{y_2} + \frac"
@@ -417,8 +437,10 @@ def test_browser_finds_what_does_not_fit(book, browser, tmp_path):
         f"at 1280 px past the column: {formula}",
         "at 1280 px past the column: table: counts per leaf",
         "at 1280 px past the column: img: a tree",
-        f"at 420 px past the column: {formula}",
         "at 420 px past the column: table: counts per leaf",
+        f"at 420 px past the column, scrolling in its box: {formula}",
+        "at 420 px past the column, scrolling in its box: mjx-container:  \\mbox{"
+        + "b" * 50 + "} ",
         "at 420 px the page scrolls sideways: 820 px wide in a 420 px window"]
     assert found[1].endswith("(right edge 820 px, column 620 px)")  # 20 + 800; 20 + 600
 
