@@ -835,8 +835,8 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
     if e(t) + 1/2 <= E + z SE. ``order="top_down"`` (Quinlan's) examines the nodes from the
     root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
     the children first, so a node is judged on its already pruned subtree. Top-down pruning
-    sets the copy's parameters ``pruning="pessimistic"`` and ``z``, so that ``clone()`` keeps
-    it; bottom-up pruning is a fitted result (``pruned_by_``).
+    gives the copy the parameters ``pruning="pessimistic"`` and ``z``, so that ``clone()``
+    keeps it; bottom-up pruning is a fitted result (``pruned_by_``).
 
     Parameters
     ----------
