@@ -347,7 +347,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates)
     # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
-    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they
+    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they.
+    # No node is empty: each split leaves rows, all of positive weight, on both sides.
     predictions = list(_predictions(stats[1:], weight[1:], n_classes))  # of the nodes below
     values = list(stats[1:].copy()) if n_classes else predictions
     made = [node] + [Node(*fields) for fields in zip(
@@ -357,7 +358,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
     for k, row, ties in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        made[k]._names, made[k]._scores = names, row
+        made[k]._names, made[k]._scores = names, row  # as record_scores keeps all of them
         if sum(ties) > 1:
             made[k].ties = tuple(itertools.compress(names, ties))
     for k in np.flatnonzero(reason > 0).tolist():
