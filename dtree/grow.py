@@ -24,7 +24,7 @@ from ._validation import Feature
 from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import (MIN_ROWS, _majority, _surrogate, _surrogate_search, find_surrogates,
+from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate_search, find_surrogates,
                          majority_side)
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
 
@@ -335,8 +335,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
     search = pick(grow_subtree, len(data.y) * len(names))
-    (child, n_samples, weight, impurity, stats, reason, feature, threshold, scores, tied,
-     fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
+    (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, scores,
+     tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
      lower_right) = search(
         data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
@@ -346,42 +346,43 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         stopping.min_samples_split, stopping.purity_threshold,
         stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates)
-    predictions = _predictions(stats[1:], weight[1:], n_classes)  # of the nodes below
-    every, surrogates = np.arange(len(names)), rules.max_surrogates is not None
-    scored_only = SUBTREE_REASONS.index("min_impurity_decrease")
-    # in plain lists: the loop makes one node at a time, too little for numpy's per-call cost
-    weight, impurity, n_samples = weight.tolist(), impurity.tolist(), n_samples.tolist()
-    threshold, scores, tied = threshold.tolist(), scores.tolist(), tied.tolist()
-    majority, n_surrogates = majority.tolist(), n_surrogates.tolist()
-    surrogate_feature, agreement = surrogate_feature.tolist(), agreement.tolist()
-    adjusted, cut, lower_right = adjusted.tolist(), cut.tolist(), lower_right.tolist()
-    nodes = [node] + [None] * (len(child) - 1)  # a node's children come after it
-    for k, (first, code, j) in enumerate(zip(child.tolist(), reason.tolist(),
-                                             feature.tolist())):
-        node = nodes[k]
-        if code == 0 or code == scored_only:  # every candidate's score kept, as _stop_or_split
-            node.record_scores(names, every, scores[k], scores[k])
-            if sum(tied[k]) > 1:
-                node.ties = tuple([name for name, t in zip(names, tied[k]) if t])
-        if code:
-            node.stop_reason = SUBTREE_REASONS[code]
-            continue
-        node.feature, node.feature_index = names[j], j
-        node.score, node.threshold = scores[k][j], threshold[k]
-        node.branch_fractions = fractions[k].copy()  # not a view of the whole array
-        if surrogates:
-            node.surrogates = tuple([
-                _surrogate(data, None, f, agreement[k][r], adjusted[k][r], cut[k][r],
-                           lower_right[k][r], None)
-                for r, f in enumerate(surrogate_feature[k][:n_surrogates[k]])])
-            node.majority_branch = None if majority[k] < 0 else majority[k]
-        node.children = [
-            _make_node(stats[c] if n_classes else None, predictions[c - 1], weight[c],
-                       impurity[c], n_samples[c], node.depth + 1, n_classes, parent=node)
-            for c in (first, first + 1)]
-        nodes[first:first + 2] = node.children
-        if surrogates:
-            node.larger_branch = larger_branch([c.n_samples for c in node.children])
+    # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
+    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they.
+    # No node is empty: each split leaves rows, all of positive weight, on both sides.
+    predictions = list(_predictions(stats[1:], weight[1:], n_classes))  # of the nodes below
+    values = list(stats[1:].copy()) if n_classes else predictions
+    made = [node] + [Node(*fields) for fields in zip(
+        values, predictions, n_samples[1:].tolist(), weight[1:].tolist(),
+        impurity[1:].tolist(), depth[1:].tolist())]
+    split = np.flatnonzero(reason == 0)
+    scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
+        "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
+    for k, row, ties in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
+        made[k]._names, made[k]._scores = names, row  # as record_scores keeps all of them
+        if sum(ties) > 1:
+            made[k].ties = tuple(itertools.compress(names, ties))
+    for k in np.flatnonzero(reason > 0).tolist():
+        made[k].stop_reason = SUBTREE_REASONS[reason[k]]
+    first, tested = child[split], feature[split]
+    for k, c, j, t, score, shares in zip(split.tolist(), first.tolist(), tested.tolist(),
+                                         threshold[split].tolist(),
+                                         scores[split, tested].tolist(), fractions[split]):
+        node = made[k]
+        node.feature, node.feature_index, node.score, node.threshold = names[j], j, score, t
+        node.branch_fractions, node.children = shares, made[c:c + 2]
+    if rules.max_surrogates is None:
+        return
+    left, right = n_samples[first], n_samples[first + 1]
+    larger = np.where(left > right, 0, np.where(right > left, 1, -1))
+    for k, count, features, agree, adjust, cuts, reverse, most, larger_side in zip(
+            split.tolist(), n_surrogates[split].tolist(), surrogate_feature[split].tolist(),
+            agreement[split].tolist(), adjusted[split].tolist(), cut[split].tolist(),
+            lower_right[split].tolist(), majority[split].tolist(), larger.tolist()):
+        node = made[k]
+        node.surrogates = tuple([Surrogate(names[f], f, agree[r], adjust[r], cuts[r],
+                                           reverse[r]) for r, f in enumerate(features[:count])])
+        node.majority_branch = None if most < 0 else most
+        node.larger_branch = None if larger_side < 0 else larger_side
 
 
 @kernel
@@ -400,7 +401,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     largest class share) describe the node itself.
 
     Returns arrays over the subtree's nodes, the node first and a node's two children
-    numbered consecutively: the first child (-1 for a leaf), rows, weight, impurity and
+    numbered consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
     statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf)
     and threshold, every attribute's score (NaN where it is no candidate or the node was not
     scored), the tied attributes, the branch fractions, the majority side (-1 for none), and
@@ -497,7 +498,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                           child_order[n_sorted * first:n_sorted * last].copy().reshape(
                               n_sorted, last - first), child_pure[b]))
         n_nodes += 2
-    return (child[:n_nodes], n_samples[:n_nodes], weight[:n_nodes], impurity_of[:n_nodes],
+    return (child[:n_nodes], n_samples[:n_nodes], node_depth[:n_nodes], weight[:n_nodes],
+            impurity_of[:n_nodes],
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
             scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],

@@ -2,6 +2,8 @@
 prediction with the strategies for missing values, and the edits the grower and pruners make."""
 from __future__ import annotations
 
+import itertools
+import operator
 from dataclasses import dataclass, field
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -757,55 +759,83 @@ def _as_arrays(root: Node) -> tuple[list[Node], Arrays]:
         k = stack.pop()
         first_child[k] = len(nodes)
         children = nodes[k].children
-        nodes.extend(children)
-        first_child.extend([0] * len(children))
-        stack.extend(range(len(nodes) - 1, len(nodes) - 1 - len(children), -1))
+        if children:
+            nodes += children
+            first_child += [0] * len(children)
+            stack += range(len(nodes) - 1, first_child[k] - 1, -1)
+    # field by field, each read in one pass of C (no tuple per node: a few hundred thousand
+    # objects kept alive would wake the cyclic garbage collector), then in numpy
+    (children, feature, threshold, missing_branch, missing_side, larger, majority, own_map,
+     surrogates, prediction, shares) = [list(map(operator.attrgetter(name), nodes))
+                                        for name in _LAID_OUT]
+    n_children = np.fromiter(map(len, children), np.int64, len(nodes))
+    first_child, split = np.array(first_child, dtype=np.int64), n_children > 0
+    optional = [np.array(column, dtype=float) for column in (  # None: NaN
+        missing_branch, missing_side, larger, majority)]
+    missing_child = np.where(split, _first_known(*optional[:3]), -1)
+    fit_child = np.where(split, _first_known(*optional[:2], optional[3]), -1)
     fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
-    feature, threshold, n_children, maps, code_start = [], [], [], [], []
-    missing_child, frequent_child, fit_child = [], [], []
-    # per surrogate, its feature, whether reversed, where its map starts: three lists of mostly
-    # small, shared ints (a tuple per surrogate would add ~80 bytes each while laying out)
-    surrogates, surrogate_columns, surrogate_threshold = [0], ([], [], []), []
-    offset = 0  # where the next category map starts in the concatenated maps
-
-    def add_map(branch_of_code) -> int:
-        nonlocal offset
-        start = offset
-        if branch_of_code is not None:
-            maps.append(np.asarray(branch_of_code, dtype=np.int64))
-            offset += len(maps[-1])
-        return start
-
-    def first(*branches) -> int:
-        return next((b for b in branches if b is not None), -1)
-
-    for k, node in enumerate(nodes):
-        n_children.append(len(node.children))
-        feature.append(node.feature_index if node.children else -1)  # a pruned node: a leaf
-        threshold.append(node.threshold)
-        code_start.append(add_map(node.branch_of_code))
-        given = (node.missing_branch, node.missing_side)
-        missing_child.append(first(*given, node.larger_branch) if node.children else -1)
-        fit_child.append(first(*given, node.majority_branch) if node.children else -1)
-        frequent_child.append(missing_child[-1] if missing_child[-1] >= 0 or not node.children
-                              else most_frequent_branch(node.branch_fractions))
-        if node.children:
-            fractions[first_child[k]:first_child[k] + len(node.children)] = node.branch_fractions
-        for surrogate in node.surrogates if node.children else ():
-            for column, value in zip(surrogate_columns, (
-                    surrogate.feature_index, int(surrogate.reverse),
-                    add_map(surrogate.branch_of_code))):
-                column.append(value)
-            surrogate_threshold.append(np.nan if surrogate.threshold is None
-                                       else surrogate.threshold)
-        surrogates.append(len(surrogate_threshold))
-    runs = np.array(surrogates)
+    opened = np.flatnonzero(split)
+    if len(opened):
+        starts, counts = first_child[opened], n_children[opened]
+        fractions[np.repeat(starts - (np.cumsum(counts) - counts), counts)
+                  + np.arange(counts.sum())] = np.concatenate([shares[k] for k in opened])
+    frequent_child = np.where(missing_child >= 0, missing_child,
+                              _most_frequent(fractions, first_child, n_children, split))
+    # the surrogates run by run; the category maps end to end, a node's own map, then its
+    # surrogates' (a split without a map starts where the next map does)
+    runs = [run if n else () for run, n in zip(surrogates, n_children.tolist())]
+    flat = [surrogate for run in runs for surrogate in run]
+    bounds = np.cumsum([0] + [len(run) for run in runs])
+    own_at = np.arange(len(nodes)) + bounds[:-1]  # a map's place in that order
+    theirs_at = np.arange(len(flat)) + np.repeat(np.arange(1, len(nodes) + 1), np.diff(bounds))
+    maps = sorted([(at, np.asarray(codes, dtype=np.int64)) for at, codes in itertools.chain(
+        zip(own_at.tolist(), own_map),
+        zip(theirs_at.tolist(), [surrogate.branch_of_code for surrogate in flat]))
+        if codes is not None], key=lambda placed: placed[0])
+    sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
+    sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
+    map_start = np.cumsum(sizes) - sizes
     return nodes, Arrays(
-        np.array(feature), np.array(first_child), np.array(code_start),
-        np.array(threshold, dtype=float), np.concatenate([np.zeros(0, np.int64)] + maps),
-        np.array(n_children), fractions, np.array(missing_child), np.array(frequent_child),
-        np.array(fit_child), np.concatenate([node.prediction for node in nodes]).reshape(
-            len(nodes), -1),
-        np.column_stack([runs[:-1], runs[1:]]),
-        np.column_stack([np.array(c, dtype=np.int64) for c in surrogate_columns]),
-        np.array(surrogate_threshold, dtype=float))
+        np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned: leaf
+        first_child, map_start[own_at], np.array(threshold, dtype=float),
+        np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
+        n_children, fractions, missing_child, frequent_child, fit_child,
+        np.concatenate(prediction).reshape(len(nodes), -1),
+        np.column_stack([bounds[:-1], bounds[1:]]),
+        np.column_stack([np.array([s.feature_index for s in flat], dtype=np.int64),
+                         np.array([int(s.reverse) for s in flat], dtype=np.int64),
+                         map_start[theirs_at]]),
+        np.array([s.threshold for s in flat], dtype=float))
+
+
+#: what :func:`_as_arrays` reads of each node
+_LAID_OUT = ("children", "feature_index", "threshold", "missing_branch", "missing_side",
+             "larger_branch", "majority_branch", "branch_of_code", "surrogates", "prediction",
+             "branch_fractions")
+
+
+def _first_known(*columns: np.ndarray) -> np.ndarray:
+    """Per node the first of the columns that is not NaN, as an int; -1 where none is."""
+    chosen = np.full(len(columns[0]), np.nan)
+    for column in reversed(columns):
+        chosen = np.where(np.isnan(column), chosen, column)
+    return np.where(np.isnan(chosen), -1, chosen).astype(np.int64)
+
+
+def _most_frequent(fractions: np.ndarray, first_child: np.ndarray, n_children: np.ndarray,
+                   split: np.ndarray) -> np.ndarray:
+    """:func:`most_frequent_branch` of every split node at once (-1 for a leaf), given each
+    node's fraction of its parent's training weight."""
+    branch = np.full(len(split), -1, np.int64)
+    opened = np.flatnonzero(split)
+    if len(opened) == 0:
+        return branch
+    counts = n_children[opened]
+    within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    shares = fractions[np.repeat(first_child[opened], counts) + within]
+    block = np.cumsum(counts) - counts
+    largest = np.repeat(np.maximum.reduceat(shares, block), counts)
+    near = shares >= largest - (1e-12 + 1e-9 * largest)
+    branch[opened] = np.minimum.reduceat(np.where(near, within, counts.max()), block)
+    return branch

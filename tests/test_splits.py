@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from math import log2
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -293,3 +294,24 @@ def test_zero_weight_rows_are_as_if_absent():
     t, g = best_threshold([1, 2, 3], ["a", "b", "b"], sample_weight=[1, 0, 1])
     assert (t, g) == (2.0, pytest.approx(1.0, abs=TOL))
     assert best_threshold([1, 3], ["a", "b"]) == (t, g)
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties", "two missing", "one missing", "signed zero"])
+def test_sorted_rows_is_the_stable_sort(kind):
+    """TrainingSet.sorted_rows takes numpy's fast sort where no two values are equal; the
+    order must be the stable sort's in every case, equal values in row order, missing last."""
+    from dtree.splits import TrainingSet
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=200) if kind in ("distinct", "one missing") else rng.integers(
+        0, 7, 200).astype(float)
+    if kind == "two missing":
+        x[[3, 150]] = np.nan
+    elif kind == "one missing":
+        x[42] = np.nan
+    elif kind == "signed zero":
+        x = rng.normal(size=200)
+        x[[10, 11]] = 0.0, -0.0
+    rows = rng.permutation(200)[:150]
+    table = SimpleNamespace(slot=np.array([0]), XT=x[None, :])  # what sorted_rows reads
+    expected = np.argsort(x[rows], kind="stable")
+    np.testing.assert_array_equal(TrainingSet.sorted_rows(table, rows)[0], expected)
