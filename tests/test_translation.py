@@ -45,12 +45,17 @@ EVERYDAY = ("mean", "improvement", "rule", "penalty", "majority rule")
 #: translation parses as another kind of node, so "1. 选择属性" for the heading "1. Choosing
 #: the attribute" silently shows the English; "1\. 选择属性" is the heading translated.
 BLOCK_START = re.compile(r"(\d+[.)]|[-*+]|#{1,6}|>)(\s|$)")
+#: An reStructuredText role, as the docstrings of the API page write them. Sphinx parses a
+#: translation with its page's parser, MyST for every page of this book, so a translation
+#: spells the same role {class}`X` and ends no paragraph with RST's "::".
+RST_ROLE = re.compile(r":([\w:-]+):`")
 
 
 def markup(message: str) -> Counter:
-    """The code spans, formulas and role targets of a message, counted."""
+    """The code spans, formulas and role targets of a message, counted; :class:`X` counts as
+    its MyST spelling {class}`X`."""
     found = Counter()
-    for token in MARKUP.findall(message):
+    for token in MARKUP.findall(RST_ROLE.sub(r"{\1}`", message)):
         role = re.fullmatch(r"(\{[\w:-]+\})`[^`<]*<([^`>]*)>`", token)
         found[f"{role[1]}<{role[2]}>" if role else token] += 1
     return found
@@ -162,10 +167,12 @@ def test_translation_uses_the_glossary_terms(catalogs, page):
 @pytest.mark.parametrize("page", tasks.TRANSLATED)
 def test_translation_parses_as_its_english_does(catalogs, page):
     listed = [f"{source[:60]!r} -> {m.string[:30]!r}" for source, m in _translations(catalogs, page)
-              if m and m.string and BLOCK_START.match(m.string)]
-    assert not listed, (f"{page}: translations that Markdown reads as a list, heading or "
-                        "quotation, so the Chinese page shows the English (escape the "
-                        "marker, e.g. 1\\.):\n  " + "\n  ".join(listed))
+              if m and m.string and (BLOCK_START.match(m.string) or RST_ROLE.search(m.string)
+                                     or m.string.rstrip().endswith("::"))]
+    assert not listed, (f"{page}: translations that MyST reads otherwise than their English: "
+                        "a list, heading or quotation (escape the marker, e.g. 1\\.), so the "
+                        "Chinese page shows the English, or reStructuredText (:class:`X` is "
+                        "{class}`X`; no '::'):\n  " + "\n  ".join(listed))
 
 
 # ------------------------------------------------------------- the checks can fail
@@ -194,6 +201,9 @@ def test_missing_terms_are_found():
 
 
 def test_changed_markup_is_found():
+    assert markup("see :class:`CARTClassifier` and ``fit``") == markup(
+        "见 {class}`CARTClassifier` 和 ``fit``")
+    assert markup(":func:`a`") != markup("{func}`b`")
     assert markup("see {ref}`the erratum <erratum-1>` and $x$, `f`") == markup(
         "见{ref}`这条勘误 <erratum-1>`与 $x$、`f`")
     assert markup("{glue:text}`gain:.3f` bits") != markup("{glue:text}`gain:.2f` 比特")
@@ -206,6 +216,11 @@ def test_changed_markup_is_found():
     ("1\\. 选择属性", False), ("1.5 是划分点", False), ("-1 表示", False), ("$-x$", False)])
 def test_block_markers_are_found(translation, block):
     assert bool(BLOCK_START.match(translation)) is block
+
+
+def test_rst_roles_are_found():
+    assert RST_ROLE.search("见 :class:`CARTClassifier`")
+    assert not RST_ROLE.search("见 {class}`CARTClassifier`，时间 10:30")
 
 
 @pytest.mark.parametrize("message, prose_in_it", [
