@@ -358,7 +358,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
     for k, row, ties in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        made[k]._names, made[k]._scores = names, row  # as record_scores keeps all of them
+        made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
         if sum(ties) > 1:
             made[k].ties = tuple(itertools.compress(names, ties))
     for k in np.flatnonzero(reason > 0).tolist():

@@ -100,14 +100,20 @@ class Node:
         """{attribute: gain} over the attributes that split the node, in column order."""
         return _named(self._names, self._scores if self._gains is None else self._gains)
 
-    def record_scores(self, names: tuple[str, ...], features: list[int], scores: list[float],
-                      gains: list[float]) -> None:
+    def record_scores(self, names: tuple[str, ...], features: list[int] | None,
+                      scores: list[float] | np.ndarray, gains: list[float] | None = None
+                      ) -> None:
         """Keep the score and gain of each candidate attribute: column ``features[k]`` of
         ``names`` (the tree's attribute names, one tuple shared by its nodes) has ``scores[k]``
-        and ``gains[k]``."""
+        and ``gains[k]`` (None: the scores). With ``features`` None, ``scores`` is the row
+        over all of ``names`` already (NaN where an attribute is no candidate), kept as it
+        is, and the gains are the scores."""
+        if features is None:
+            self._names, self._scores = names, scores
+            return
         self._names, self._scores = names, np.full(len(names), np.nan)
         self._scores[features] = scores
-        if gains != scores:
+        if gains is not None and gains != scores:
             self._gains = np.full(len(names), np.nan)
             self._gains[features] = gains
 
