@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import tracemalloc
 
 import numpy as np
 import pandas as pd
@@ -19,8 +20,10 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier, export_text
 from dtree.datasets import load_arff, load_watermelon, load_watermelon_split
-from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
-                           prune_error_based, prune_pessimistic, prune_reduced_error)
+from dtree.pruning import (_error_based, cost_complexity_path, cost_complexity_steps,
+                           prune_cost_complexity, prune_error_based, prune_pessimistic,
+                           prune_reduced_error)
+from dtree.tree import copy_tree
 
 
 @pytest.fixture(scope="module")
@@ -428,3 +431,21 @@ def test_pruning_kernels_compiled_and_plain_agree():
     plain = run_script(PLAIN_AND_COMPILED_SCRIPT, jit=False)
     assert [tree[0] for tree in compiled] == [tree[0] for tree in plain]
     assert compiled == plain
+
+
+def test_subtree_raising_reads_the_training_matrix_without_copying_it():
+    # fit hands error-based pruning the matrix by columns (one row per feature, C-ordered);
+    # the estimate of a raised branch reads it as it is: no copy of its 8 MB
+    rng = np.random.default_rng(0)
+    XT = rng.normal(size=(20, 50_000))
+    y = (XT[0] + XT[1] + rng.normal(size=50_000) > 0).astype(np.int64)
+    model = C45Classifier(max_depth=3).fit(XT[:, :2000].T, y[:2000])
+    training = (XT, y, np.ones(len(y)))
+    _error_based(copy_tree(model.tree_), training, 2, 0.25, "distribute")  # compiled first
+    tracemalloc.start()
+    try:
+        _error_based(copy_tree(model.tree_), training, 2, 0.25, "distribute")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < XT.nbytes / 2  # the rows and weights handed down take a third of it
