@@ -697,9 +697,8 @@ class C45Classifier(_Pruned):
         Each row's sample weight is multiplied by its class's weight, as in
         :class:`CARTClassifier` and scikit-learn ("balanced": n / (K n_j) for the n_j rows of
         class j of n, K classes). The tree's counts (``value``), the gains and every rule
-        that counts weight see the product (J48's ``min_samples_leaf``, not the textbook's,
-        which counts rows); ``dtree.pruning.prune_error_based`` then needs the product as its
-        ``sample_weight``.
+        that counts weight see the product; ``dtree.pruning.prune_error_based`` then needs
+        the product as its ``sample_weight``.
 
     Attributes
     ----------

@@ -6,9 +6,7 @@ training weight times its impurity, (W_t / W) I(t) (scikit-learn's); ``cost="err
 of the training weight it misclassifies (Breiman et al.'s resubstitution error; rpart's, whose
 complexity parameter is cp = alpha / R(root)); for a classifier with class priors or a loss
 matrix (``CARTClassifier(priors=, loss=)``), the node's expected loss, Breiman et al.'s
-R(t) = min_i sum_j L(j, i) pi_j N_j(t) / N_j (sec. 4.4; rpart's risk divided by N). A CART
-row that stays at an internal node (nothing places it) counts in that node's R(t) and in no
-leaf's, as in rpart (``partition.c`` sums a subtree's risk over its children). Cutting
+R(t) = min_i sum_j L(j, i) pi_j N_j(t) / N_j (sec. 4.4; rpart's risk divided by N). Cutting
 the branch T_t below an internal node t turns its cost R(T_t) + alpha n(T_t) into R(t) + alpha;
 both are equal at
 
@@ -61,7 +59,9 @@ def _layout(root: Node, cost: str, costs: np.ndarray | None = None
             ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
     ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
-    over W (its weight less its majority class's)."""
+    over W (its weight less its majority class's). A CART row that stays at an internal node
+    (nothing places it) counts in that node's R(t) and in no leaf's, as in rpart
+    (``partition.c`` sums a subtree's risk over its children)."""
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     nodes = list(root.walk())
@@ -834,13 +834,11 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
     classifier, with ``pruning_log_``. With e(t) the training weight a node misclassifies as a
     leaf, its subtree T_t with L leaves is charged E = sum of its leaves' e + L/2 (the
     continuity correction of 1/2 per leaf) and SE = sqrt(E (n_t - E) / n_t); t becomes a leaf
-    if e(t) + 1/2 <= E + z SE (a CART row that stays at an internal node counts in its e(t)
-    and in no leaf's, as in the cost-complexity costs). ``order="top_down"`` (Quinlan's)
-    examines the nodes from the root, and the subtree of a pruned node is not examined;
-    ``"bottom_up"`` (seed 000's) prunes the children first, so a node is judged on its already
-    pruned subtree. Top-down pruning gives the copy the parameters ``pruning="pessimistic"``
-    and ``z``, so that ``clone()`` keeps it; bottom-up pruning is a fitted result
-    (``pruned_by_``).
+    if e(t) + 1/2 <= E + z SE. ``order="top_down"`` (Quinlan's) examines the nodes from the
+    root, and the subtree of a pruned node is not examined; ``"bottom_up"`` (seed 000's) prunes
+    the children first, so a node is judged on its already pruned subtree. Top-down pruning
+    gives the copy the parameters ``pruning="pessimistic"`` and ``z``, so that ``clone()``
+    keeps it; bottom-up pruning is a fitted result (``pruned_by_``).
 
     Parameters
     ----------

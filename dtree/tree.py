@@ -59,8 +59,7 @@ class Node:
     attributes (NaN for an attribute that is no candidate; the gains only where they differ
     from the scores), the attributes' names shared by the tree's nodes; reading ``scores`` or
     ``gains`` gives a dict {attribute: value}. It pickles (and deep-copies) its subtree as a
-    few arrays (``_columns``). The nodes of a laid-out tree share its version (``_version``,
-    see :class:`Layout`), which the edits count.
+    few arrays (``_columns``).
     """
 
     value: np.ndarray
@@ -88,6 +87,7 @@ class Node:
     _names: tuple[str, ...] = field(default=(), init=False)
     _scores: np.ndarray | None = field(default=None, init=False)
     _gains: np.ndarray | None = field(default=None, init=False)
+    # the tree's version: one list [edits] shared by the nodes a Layout laid out (see Layout)
     _version: list[int] | None = field(default=None, init=False)
 
     @property
@@ -616,10 +616,9 @@ def copy_tree(root: Node) -> Node:
 
 def make_leaf(node: Node, reason: str, layout: Layout | None = None) -> None:
     """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
-    and every pruner edit a tree with this and :func:`raise_branch` only; each counts in the
-    tree's version, so that a model whose tree is edited lays it out again before its next
-    prediction (:meth:`Layout.describes`). A numbered ``layout`` of the tree has its routing
-    arrays patched to match."""
+    and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
+    edited lays it out again before its next prediction. A numbered ``layout`` of the tree has
+    its routing arrays patched to match."""
     _count_edit(node)
     if layout is not None:
         layout.arrays.feature[layout.number[id(node)]] = -1
@@ -708,11 +707,6 @@ class Layout:
     (see :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the
     copied tree may then be changed in place; unpickling lays the unpickled tree out again.
 
-    The tree's version is a counter of its edits, one list ``[edits]`` that every node laid out
-    holds (``Node._version``): given to them here (the root's, if it has one), counted by
-    :func:`make_leaf` and :func:`raise_branch`, whichever node they edit. Only the tree's own
-    layouts see its edits.
-
     A pruner that routes rows on the arrays while it edits the tree asks for ``numbered``
     (``number`` maps a node's id to its row) and passes the layout to :func:`make_leaf` and
     :func:`raise_branch`, which patch the routing arrays in place. The predictions and
@@ -720,6 +714,9 @@ class Layout:
     layout no longer :meth:`describes` the tree."""
 
     def __init__(self, root: Node | None, numbered: bool = False):
+        # the tree's version, a counter of its edits: one list [edits] that every node laid
+        # out holds (the root's, if it has one), which make_leaf and raise_branch count,
+        # whichever node they edit; only the tree's own layouts see its edits
         self.root, self.number, self.arrays, self.version, self.edits = root, None, None, None, 0
         if root is not None:
             nodes, self.arrays = _as_arrays(root)
@@ -731,8 +728,8 @@ class Layout:
                 self.number = {id(node): i for i, node in enumerate(nodes)}
 
     def describes(self, root: Node) -> bool:
-        """Whether this is ``root``'s layout as the tree now stands: laid out from it, which
-        still has this version, not edited since (:func:`make_leaf`, :func:`raise_branch`)."""
+        """Whether this is ``root``'s layout as the tree now stands: laid out from it, and the
+        tree not edited since (:func:`make_leaf`, :func:`raise_branch`)."""
         return (self.root is root and root._version is self.version
                 and self.version[0] == self.edits)
 
