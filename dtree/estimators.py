@@ -199,6 +199,15 @@ class _Tree(BaseEstimator):
         """The training rows held out of growing, for ``pruning="reduced_error"`` (or None)."""
         return None
 
+    def _class_weighted(self, y, w: np.ndarray) -> np.ndarray:
+        """The checked sample weights ``w`` times each row's class weight (a classifier's
+        ``class_weight``); here as they are."""
+        return w
+
+    def _grown_weights(self, targets: np.ndarray, n_classes: int, w: np.ndarray) -> np.ndarray:
+        """The weights the tree is grown on (CART's priors alter them); here the rows'."""
+        return w
+
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes,
                              validation_data) -> pd.DataFrame:
         raise ValueError("validation_data prunes by accuracy: it needs a classifier")
@@ -213,7 +222,7 @@ class _Tree(BaseEstimator):
         targets, n_classes, classes = self._targets(y)
         if len(targets) != len(columns[0]):
             raise ValueError(f"X has {len(columns[0])} rows but y has {len(targets)} targets")
-        w = check_sample_weight(sample_weight, len(targets))
+        w = self._class_weighted(y, check_sample_weight(sample_weight, len(targets)))
         kept = w > 0  # a row of weight 0 is as if absent
         if not kept.all():
             columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
@@ -228,7 +237,9 @@ class _Tree(BaseEstimator):
         self._check_missing(matrix, features, columns)
         priority = self._priority(features)
         holdout = self._holdout(targets)
-        grown = w if holdout is None else np.where(holdout, 0.0, w)  # weight 0: left out
+        grown = self._grown_weights(targets, n_classes, w)
+        if holdout is not None:
+            grown = np.where(holdout, 0.0, grown)  # weight 0: left out
         tree = grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
         return tree, features, table, classes, (matrix, targets, w, holdout)
 
@@ -351,14 +362,21 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         check_classification_targets(y if y.dtype.kind in "fc" else y_codes)
         return y_codes, len(classes), classes
 
-    def _class_weighted(self, y, sample_weight):
-        """The sample weights times each row's class weight (``class_weight``: None,
-        "balanced" or a dict), as scikit-learn's ``compute_sample_weight`` gives it."""
+    def _class_weighted(self, y, w: np.ndarray) -> np.ndarray:
+        """The checked sample weights ``w`` times each row's class weight (``class_weight``:
+        None, "balanced" or a dict), as scikit-learn's ``compute_sample_weight`` gives it; the
+        product must pass the rules of sample weights (``check_sample_weight``): class weights
+        that leave no positive weight are refused, and extreme ones rescaled."""
         if self.class_weight is None:
-            return sample_weight
-        y = _labels_1d(y)
-        return (check_sample_weight(sample_weight, len(y))
-                * compute_sample_weight(self.class_weight, y))
+            return w
+        return check_sample_weight(w * compute_sample_weight(self.class_weight, y), len(w))
+
+    def _prune_on_holdout(self, tree: Node, classes: np.ndarray, matrix: np.ndarray,
+                          targets: np.ndarray, holdout: np.ndarray) -> pd.DataFrame:
+        """``pruning="validation"``: pre-prune the grown tree in place on the training rows
+        held out of growing (``_holdout``); returns the log."""
+        return _prune_on_validation(tree, matrix[holdout], targets[holdout].astype(np.int64),
+                                    len(classes), self.predict_missing)
 
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
                              validation_data) -> pd.DataFrame:
@@ -438,9 +456,6 @@ class _Pruned(_TreeClassifier):
         "prune_on_tie": FLAG, "random_state": RandomState(),
         "class_weight": AtFit()}  # checked by scikit-learn's compute_sample_weight
 
-    def _grow(self, X, y, sample_weight):
-        return super()._grow(X, y, self._class_weighted(y, sample_weight))
-
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
         codes = targets.astype(np.int64)
@@ -453,8 +468,7 @@ class _Pruned(_TreeClassifier):
             return _reduced_error(tree, matrix[holdout], codes[holdout], len(classes),
                                   self.predict_missing, self.prune_on_tie)
         if self.pruning == "validation":
-            return _prune_on_validation(tree, matrix[holdout], codes[holdout], len(classes),
-                                        self.predict_missing)
+            return self._prune_on_holdout(tree, classes, matrix, targets, holdout)
         return None
 
 
@@ -1111,8 +1125,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         if self.ccp_alpha > 0:
             raise ValueError(f"pruning='validation' pre-prunes the tree: ccp_alpha="
                              f"{self.ccp_alpha} would prune it again; choose one")
-        return _prune_on_validation(tree, matrix[holdout], targets[holdout].astype(np.int64),
-                                    len(classes), self.predict_missing)
+        return self._prune_on_holdout(tree, classes, matrix, targets, holdout)
 
     def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given
@@ -1136,21 +1149,34 @@ class CARTClassifier(_CART, _TreeClassifier):
                              "cost='error')")
         return priors, loss
 
+    def _altered_priors(self, targets: np.ndarray, n_classes: int, w: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each class's weight W_j among the rows (class codes ``targets``, weights ``w``),
+        the priors pi and the factor that alters them: a unit of class j's weight counts
+        pi'_j / W_j, pi'_j = pi_j sum_i L(j, i) (Breiman et al. 1984, sec. 4.4), scaled so that
+        the largest is 1."""
+        class_weight = np.bincount(targets, weights=w, minlength=n_classes)
+        priors, loss = self._priors_and_loss(class_weight)
+        factor = _per_weight(priors * loss.sum(axis=1), class_weight)
+        return class_weight, priors, np.where(factor > 0, factor, 1.0) / factor.max()
+
+    def _grown_weights(self, targets: np.ndarray, n_classes: int, w: np.ndarray) -> np.ndarray:
+        """With priors or a loss, the rows' weights times their class's altered-prior factor
+        (:meth:`_altered_priors`); else the rows' weights."""
+        if self.priors is None and self.loss is None:
+            return w
+        return w * self._altered_priors(targets, n_classes, w)[2][targets]
+
     def _grow(self, X, y, sample_weight):
         """Without priors and loss, the grower's tree; with them, the tree grown on the
-        altered-prior weights, its nodes' values and predictions set as the class says. A
-        ``class_weight`` multiplies the sample weights first, as in scikit-learn."""
-        sample_weight = self._class_weighted(y, sample_weight)
+        altered-prior weights (:meth:`_grown_weights`), its nodes' values and predictions set
+        as the class says. A ``class_weight`` multiplies the sample weights first, as in
+        scikit-learn."""
+        grown = super()._grow(X, y, sample_weight)
         if self.priors is None and self.loss is None:
-            return super()._grow(X, y, sample_weight)
-        y = _labels_1d(y)
-        codes, classes = encode_labels(y, name="y")
-        w = check_sample_weight(sample_weight, len(codes))
-        class_weight = np.bincount(codes, weights=w, minlength=len(classes))
-        priors, loss = self._priors_and_loss(class_weight)
-        factor = _per_weight(priors * loss.sum(axis=1), class_weight)  # pi'_j / W_j, scaled
-        factor = np.where(factor > 0, factor, 1.0) / factor.max()  # the largest weight 1
-        grown = super()._grow(X, y, w * factor[codes])
+            return grown
+        _, targets, w, _ = grown[4]
+        class_weight, priors, factor = self._altered_priors(targets, len(grown[3]), w)
         for node in grown[0].walk():
             node.value = node.value / factor
             node.weighted_n_samples = float(node.value.sum())

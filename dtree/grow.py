@@ -40,6 +40,8 @@ STOP_REASONS = {
     "no_attributes": "no attributes are left to test",
     "no_split": "the rows agree on every remaining attribute",
     "min_samples_leaf": "every split would leave a branch with fewer than min_samples_leaf rows",
+    "min_weight_fraction_leaf": "every split would leave a side with less than "
+                                "min_weight_fraction_leaf of the weight",
     "min_impurity_decrease": "the best split's gain is below min_impurity_decrease",
     "max_leaf_nodes": "the tree had max_leaf_nodes leaves before its turn came (best-first)",
     "no_gain": "no split J48 compares has a positive gain ratio",
@@ -358,7 +360,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
     for k, row, ties in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        made[k]._names, made[k]._scores = names, row  # as record_scores keeps all of them
+        made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
         if sum(ties) > 1:
             made[k].ties = tuple(itertools.compress(names, ties))
     for k in np.flatnonzero(reason > 0).tolist():
@@ -595,8 +597,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     found, blocked, penalised = _candidates(rows, weights, order, available, data,
                                             rules, draw)
     if not found.scores:
-        node.stop_reason = ("min_samples_leaf" if blocked else
-                            "no_gain" if penalised else "no_split")
+        node.stop_reason = blocked or ("no_gain" if penalised else "no_split")
         return None
     node.record_scores(data.names, found.features, found.scores, found.gains)
     competing = _shortlist(found, rules, data)
@@ -622,30 +623,37 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
 
 
 def _candidates(rows, weights, order, available, data, rules, draw
-                ) -> tuple[Candidates, bool, bool]:
+                ) -> tuple[Candidates, str | None, bool]:
     """The candidate splits of a node (:func:`dtree.splits.candidate_splits`) on all the
     ``available`` attributes or, with ``rules.max_features`` fewer than them, on that many drawn
     at random, then on the others one at a time (in the drawn order) until one splits the
-    node, as scikit-learn does; and whether any scored attribute was blocked by
-    ``min_samples_leaf`` or gained nothing under J48's penalty."""
-    def score(attributes):
+    node, as scikit-learn does; the rule that blocked a scored attribute which would split the
+    node (None for none): ``min_samples_leaf``, or if no candidate is left and the attributes
+    split the node without the weight rule, ``min_weight_fraction_leaf``; and whether one
+    gained nothing under J48's penalty."""
+    def score(attributes, min_weight=rules.min_weight_fraction_leaf * data.total_weight):
         return candidate_splits(data, rows, weights, order, attributes, rules.criterion,
                                 min_leaf=rules.min_samples_leaf, j48=rules.j48,
                                 missing_branch=rules.missing_branch, binary=rules.binary,
                                 discount_missing=rules.discount_missing,
-                                learn=rules.learn_missing,
-                                min_weight=rules.min_weight_fraction_leaf * data.total_weight)
+                                learn=rules.learn_missing, min_weight=min_weight)
 
     if draw is None or rules.max_features >= len(available):
         found = score(available)
-        return found, bool(found.blocked), bool(found.penalised)
-    drawn, k = draw.permutation(available), rules.max_features
-    found = score(drawn[:k])
-    blocked, penalised = bool(found.blocked), bool(found.penalised)
-    while not found.scores and k < len(drawn):
-        found, k = score(drawn[k:k + 1]), k + 1
-        blocked, penalised = blocked or bool(found.blocked), penalised or bool(found.penalised)
-    return found, blocked, penalised
+        blocked, penalised = bool(found.blocked), bool(found.penalised)
+    else:
+        drawn, k = draw.permutation(available), rules.max_features
+        found = score(drawn[:k])
+        blocked, penalised = bool(found.blocked), bool(found.penalised)
+        while not found.scores and k < len(drawn):
+            found, k = score(drawn[k:k + 1]), k + 1
+            blocked = blocked or bool(found.blocked)
+            penalised = penalised or bool(found.penalised)
+    if not blocked:
+        return found, None, penalised
+    if not found.scores and rules.min_weight_fraction_leaf > 0 and score(available, 0.0).scores:
+        return found, "min_weight_fraction_leaf", penalised  # (every attribute was scored)
+    return found, "min_samples_leaf", penalised
 
 
 def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[int]:

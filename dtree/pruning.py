@@ -59,7 +59,9 @@ def _layout(root: Node, cost: str, costs: np.ndarray | None = None
             ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
     ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
-    over W (its weight less its majority class's)."""
+    over W (its weight less its majority class's). A CART row that stays at an internal node
+    (nothing places it) counts in that node's R(t) and in no leaf's, as in rpart
+    (``partition.c`` sums a subtree's risk over its children)."""
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     nodes = list(root.walk())
@@ -517,11 +519,11 @@ def _leaf_errors(counts, confidence, z):
 
 
 @kernel
-def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_children, code_start,
+def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_children, code_start,
                    threshold, codes, surrogates, surrogate_table, surrogate_threshold,
                    fit_child, stop, confidence, z):
-    """The estimated errors of the branch below node ``top`` on the rows ``rows`` of ``X``
-    (weights ``w``, class codes ``y``) handed down it as at fit (Weka's
+    """The estimated errors of the branch below node ``top`` on the rows ``rows`` (columns of
+    ``XT``, one row per feature; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
     :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.Arrays`; a row takes the
     branch :func:`dtree.kernels.predict_rows` gives it (its value's, else the first
@@ -546,9 +548,9 @@ def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_childr
         branch, known = np.empty(m, np.int64), np.zeros(k)
         n_own, n_spread = np.zeros(k, np.int64), 0
         for i in range(m):
-            b = branch_of(X[r[i], feature[v]], threshold[v], codes, code_start[v])
+            b = branch_of(XT[feature[v], r[i]], threshold[v], codes, code_start[v])
             for s in range(surrogates[v, 0], surrogates[v, 1] if b < 0 else 0):
-                b = branch_of(X[r[i], surrogate_table[s, 0]], surrogate_threshold[s], codes,
+                b = branch_of(XT[surrogate_table[s, 0], r[i]], surrogate_threshold[s], codes,
                               surrogate_table[s, 2])
                 if b >= 0:  # the first surrogate that places the row (reversed: > t left)
                     b = 1 - b if surrogate_table[s, 1] == 1 else b
@@ -600,7 +602,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     layout = None
     if training is not None:
         XT, y, w = training
-        X, layout = np.ascontiguousarray(XT.T), Layout(root, numbered=True)
+        layout = Layout(root, numbered=True)
         a = layout.arrays
         # the rows handed down, about: each row is handed from its node to every deeper level
         errors_of_branch = pick(_branch_errors, int(np.sum(w > 0)) * (1 + root.height()))
@@ -609,7 +611,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
         that the edits keep in step with the tree."""
         return errors_of_branch(
-            layout.number[id(node)], X, y, n_classes, np.ascontiguousarray(rows),
+            layout.number[id(node)], XT, y, n_classes, np.ascontiguousarray(rows),
             np.ascontiguousarray(weights, dtype=float), a.feature, a.first_child,
             a.n_children, a.code_start, a.threshold, a.codes, a.surrogates, a.surrogate_table,
             a.surrogate_threshold, a.fit_child, routing == "stop", confidence, z)

@@ -23,9 +23,6 @@ PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 #: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
 #: the row stays at the node
 SPREAD, STAY = -1, -2
-#: how many edits (:func:`make_leaf`, :func:`raise_branch`) this process has made to any tree;
-#: a :class:`Layout` made before the last one may be out of date
-_edits = 0
 
 
 @dataclass(eq=False, repr=False, slots=True)
@@ -90,6 +87,8 @@ class Node:
     _names: tuple[str, ...] = field(default=(), init=False)
     _scores: np.ndarray | None = field(default=None, init=False)
     _gains: np.ndarray | None = field(default=None, init=False)
+    # the tree's version: one list [edits] shared by the nodes a Layout laid out (see Layout)
+    _version: list[int] | None = field(default=None, init=False)
 
     @property
     def scores(self) -> dict[str, float]:
@@ -101,14 +100,20 @@ class Node:
         """{attribute: gain} over the attributes that split the node, in column order."""
         return _named(self._names, self._scores if self._gains is None else self._gains)
 
-    def record_scores(self, names: tuple[str, ...], features: list[int], scores: list[float],
-                      gains: list[float]) -> None:
+    def record_scores(self, names: tuple[str, ...], features: list[int] | None,
+                      scores: list[float] | np.ndarray, gains: list[float] | None = None
+                      ) -> None:
         """Keep the score and gain of each candidate attribute: column ``features[k]`` of
         ``names`` (the tree's attribute names, one tuple shared by its nodes) has ``scores[k]``
-        and ``gains[k]``."""
+        and ``gains[k]`` (None: the scores). With ``features`` None, ``scores`` is the row
+        over all of ``names`` already (NaN where an attribute is no candidate), kept as it
+        is, and the gains are the scores."""
+        if features is None:
+            self._names, self._scores = names, scores
+            return
         self._names, self._scores = names, np.full(len(names), np.nan)
         self._scores[features] = scores
-        if gains != scores:
+        if gains is not None and gains != scores:
             self._gains = np.full(len(names), np.nan)
             self._gains[features] = gains
 
@@ -596,7 +601,8 @@ def copy_tree(root: Node) -> Node:
     tuples) with the original's. An edit rebinds a node's attributes (:func:`make_leaf`,
     :func:`raise_branch`, the statistics error-based pruning hands down again) and changes no
     value in place, so the original stays as it was; ``copy.deepcopy`` would copy every value
-    of every node one by one."""
+    of every node one by one. The copy is a tree of its own, with no version yet
+    (:class:`Layout`): its edits leave the original's layouts valid."""
     nodes = list(root.walk())
     copies = [Node.__new__(Node) for _ in nodes]
     index = {id(node): i for i, node in enumerate(nodes)}
@@ -604,6 +610,7 @@ def copy_tree(root: Node) -> Node:
         for name in Node.__slots__:
             setattr(twin, name, getattr(node, name))
         twin.children = [copies[index[id(child)]] for child in node.children]
+        twin._version = None
     return copies[0]
 
 
@@ -612,8 +619,7 @@ def make_leaf(node: Node, reason: str, layout: Layout | None = None) -> None:
     and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
     edited lays it out again before its next prediction. A numbered ``layout`` of the tree has
     its routing arrays patched to match."""
-    global _edits
-    _edits += 1
+    _count_edit(node)
     if layout is not None:
         layout.arrays.feature[layout.number[id(node)]] = -1
     node.children, node.stop_reason = [], reason
@@ -636,8 +642,7 @@ def raise_branch(node: Node, child: Node, layout: Layout | None = None) -> None:
     Quinlan 1993, ch. 4). The node keeps its own statistics; the caller hands its rows down
     again. A numbered ``layout`` of the tree has its routing arrays patched to match: the
     node's row takes the child's (``ROUTING_ARRAYS``)."""
-    global _edits
-    _edits += 1
+    _count_edit(node)
     if layout is not None:
         i, j = layout.number[id(node)], layout.number[id(child)]
         for name in ROUTING_ARRAYS:
@@ -645,6 +650,12 @@ def raise_branch(node: Node, child: Node, layout: Layout | None = None) -> None:
             array[i] = array[j]
     for name in TEST_FIELDS:
         setattr(node, name, getattr(child, name))
+
+
+def _count_edit(node: Node) -> None:
+    """Count an edit of ``node`` in its tree's version (a tree never laid out has none)."""
+    if node._version is not None:
+        node._version[0] += 1
 
 
 def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
@@ -703,17 +714,24 @@ class Layout:
     layout no longer :meth:`describes` the tree."""
 
     def __init__(self, root: Node | None, numbered: bool = False):
-        self.root, self.edits, self.number = root, _edits, None
-        self.arrays = None
+        # the tree's version, a counter of its edits: one list [edits] that every node laid
+        # out holds (the root's, if it has one), which make_leaf and raise_branch count,
+        # whichever node they edit; only the tree's own layouts see its edits
+        self.root, self.number, self.arrays, self.version, self.edits = root, None, None, None, 0
         if root is not None:
             nodes, self.arrays = _as_arrays(root)
+            self.version = [0] if root._version is None else root._version
+            self.edits = self.version[0]
+            for node in nodes:
+                node._version = self.version
             if numbered:
                 self.number = {id(node): i for i, node in enumerate(nodes)}
 
     def describes(self, root: Node) -> bool:
-        """Whether this is ``root``'s layout as the tree now stands: laid out from it, and no
-        tree edited since (:func:`make_leaf`, :func:`raise_branch`)."""
-        return self.root is root and self.edits == _edits
+        """Whether this is ``root``'s layout as the tree now stands: laid out from it, and the
+        tree not edited since (:func:`make_leaf`, :func:`raise_branch`)."""
+        return (self.root is root and root._version is self.version
+                and self.version[0] == self.edits)
 
     def __deepcopy__(self, memo: dict) -> Layout:
         return Layout(None)

@@ -323,12 +323,13 @@ def expected_failures(estimator) -> dict[str, str]:
     """Reduced-error pruning holds out a random share of the rows: a row repeated twice is
     then not the same as a row of weight 2, which scikit-learn's check asks for. The class
     weight check caps the leaves only through ``min_weight_fraction_leaf``, which C4.5 lacks:
-    a tree with no minimum weight per branch (J48's) keeps leaves for rows of class weight
-    1e-4, unless a pruning by weight (error-based, pessimistic) cuts them."""
+    J48's ``min_samples_leaf`` (its ``-M``) is a weight, and refuses a branch of rows of class
+    weight 1e-4; the textbook's counts rows, as scikit-learn's does, and keeps leaves for them,
+    unless a pruning by weight (error-based, pessimistic) cuts them."""
     failures = {}
     if estimator.variant != "j48" and estimator.pruning in (None, "reduced_error"):
         failures["check_class_weight_classifiers"] = (
-            "a fully grown tree keeps leaves for the rows of class weight 1e-4")
+            "the textbook's min_samples_leaf counts rows: leaves for rows of class weight 1e-4")
     if estimator.pruning == "reduced_error":
         reason = "the held-out rows are drawn from the rows, not from their weights"
         failures.update({"check_sample_weight_equivalence_on_dense_data": reason,

@@ -2,11 +2,15 @@
 weight times its class's weight. Expected counts and gains by hand."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import C45Classifier, ID3Classifier, export_text
+from sklearn.exceptions import DataConversionWarning
+
+from dtree import C45Classifier, CARTClassifier, ID3Classifier, export_text
 from dtree.pruning import added_errors
 
 # one attribute: "x" holds no, no, yes; "y" holds yes, yes
@@ -64,3 +68,18 @@ def test_pruning_sees_the_weighted_counts():
 def test_bad_class_weights_are_refused(class_weight):
     with pytest.raises(ValueError):
         ID3Classifier(class_weight=class_weight).fit(X, y)
+
+
+@pytest.mark.parametrize("estimator, params", [
+    (C45Classifier, {"class_weight": "balanced"}), (CARTClassifier, {"class_weight": "balanced"}),
+    (CARTClassifier, {"priors": [0.5, 0.5]}),
+    (CARTClassifier, {"class_weight": {"yes": 3}, "loss": [[0, 1], [2, 0]]})])
+def test_y_and_the_weights_are_read_once(estimator, params):
+    # y as a column: scikit-learn's one DataConversionWarning, as without class weights or
+    # priors (y was read again for them, and warned again)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = estimator(**params).fit(X, y[:, None], sample_weight=[2, 1, 1, 1, 1])
+    assert [w.category for w in caught].count(DataConversionWarning) == 1
+    assert export_text(model) == export_text(estimator(**params).fit(
+        X, y, sample_weight=[2, 1, 1, 1, 1]))

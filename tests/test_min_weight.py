@@ -28,6 +28,12 @@ def test_a_light_side_is_refused_by_hand():
     left, right = model.tree_.children
     assert left.is_leaf and right.is_leaf
     assert left.value.tolist() == [1, 1] and right.value.tolist() == [0, 8]
+    assert left.stop_reason == "min_weight_fraction_leaf"  # its rows alone would split it
+    # with min_samples_leaf=2 the rows block it too: the first rule tried names it
+    both = CARTClassifier(min_weight_fraction_leaf=0.15, min_samples_leaf=2).fit(
+        X, y, sample_weight=w)
+    assert both.tree_.threshold == 1.5
+    assert both.tree_.children[0].stop_reason == "min_samples_leaf"
     # 0.1 asks exactly 1: the lone row of class 0 is allowed again (>=, as scikit-learn)
     assert CARTClassifier(min_weight_fraction_leaf=0.1).fit(
         X, y, sample_weight=w).tree_.threshold == 0.5

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import pickle
+import tracemalloc
 
 import numpy as np
 import pandas as pd
 import pytest
 from jit import run_script
-from references import load_kyphosis, requires_rpart, rpart
+from references import assert_same_tree_as_rpart, load_kyphosis, requires_rpart, rpart
 from sklearn import datasets as skdata
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
@@ -19,8 +20,10 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier, export_text
 from dtree.datasets import load_arff, load_watermelon, load_watermelon_split
-from dtree.pruning import (cost_complexity_path, cost_complexity_steps, prune_cost_complexity,
-                           prune_error_based, prune_pessimistic, prune_reduced_error)
+from dtree.pruning import (_error_based, cost_complexity_path, cost_complexity_steps,
+                           prune_cost_complexity, prune_error_based, prune_pessimistic,
+                           prune_reduced_error)
+from dtree.tree import copy_tree
 
 
 @pytest.fixture(scope="module")
@@ -428,3 +431,71 @@ def test_pruning_kernels_compiled_and_plain_agree():
     plain = run_script(PLAIN_AND_COMPILED_SCRIPT, jit=False)
     assert [tree[0] for tree in compiled] == [tree[0] for tree in plain]
     assert compiled == plain
+
+
+def test_subtree_raising_reads_the_training_matrix_without_copying_it():
+    # fit hands error-based pruning the matrix by columns (one row per feature, C-ordered);
+    # the estimate of a raised branch reads it as it is: no copy of its 8 MB
+    rng = np.random.default_rng(0)
+    XT = rng.normal(size=(20, 50_000))
+    y = (XT[0] + XT[1] + rng.normal(size=50_000) > 0).astype(np.int64)
+    model = C45Classifier(max_depth=3).fit(XT[:, :2000].T, y[:2000])
+    training = (XT, y, np.ones(len(y)))
+    _error_based(copy_tree(model.tree_), training, 2, 0.25, "distribute")  # compiled first
+    tracemalloc.start()
+    try:
+        _error_based(copy_tree(model.tree_), training, 2, 0.25, "distribute")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < XT.nbytes / 2  # the rows and weights handed down take a third of it
+
+
+@requires_rpart
+def test_rows_that_stay_at_a_node_count_as_in_rpart():
+    # Three rows have neither x1 nor x2 (x3 is constant: it never splits, and it keeps them in
+    # rpart's data). Where they reach a node whose split sent equal weight both ways, no
+    # surrogate and no majority places them: they stay there (rpart's nodesplit.c), counted
+    # in the node's risk R(t) and in no leaf, as rpart's partition.c sums a subtree's risk
+    # from its children's. The error-cost path is rpart's cptable (CP = alpha / R(root),
+    # rel error = R(T) / R(root)), the full tree's included; counting the rows that stay in
+    # the subtree, at their node's class, would give alphas 1/6 and 1/3 instead.
+    nan = np.nan
+    X = pd.DataFrame({
+        "x1": [1.0, 1, 5, 4, nan, 3, 4, 0, 3, 4, nan, 5, 0, 0, nan, 3],
+        "x2": [4.0, 0, 1, 5, nan, 2, 3, 0, 4, 0, nan, 4, 0, 4, nan, 2], "x3": np.ones(16)})
+    y = pd.Categorical(list("aababbbbaaabaabb"))
+    model = CARTClassifier(min_samples_split=2).fit(X, y)
+    stay = {node.depth: (node.value - sum(c.value for c in node.children)).tolist()
+            for node in model.tree_.walk() if node.children}
+    assert sum(map(sum, stay.values())) > 0  # some rows stay below the root
+    fit = rpart("y ~ x1 + x2 + x3", X.assign(y=y),
+                control={"cp": -1, "xval": 0, "maxcompete": 0, "minsplit": 2, "minbucket": 1})
+    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    path = cost_complexity_path(model, cost="error")
+    root_error = path.impurities[-1]
+    for _, row in fit.cptable.iterrows():  # rpart's pruned tree at each CP (-1: the full tree)
+        k = np.flatnonzero(path.ccp_alphas / root_error <= row["CP"] + 1e-9).max(initial=0)
+        assert path.n_leaves[k] - 1 == row["nsplit"]
+        assert path.impurities[k] / root_error == pytest.approx(row["rel error"], abs=1e-9)
+    positive = fit.cptable["CP"][fit.cptable["CP"] > 0].to_numpy()[::-1]
+    np.testing.assert_allclose(np.unique(path.ccp_alphas[path.ccp_alphas > 0]) / root_error,
+                               positive, atol=1e-9)
+
+
+def test_pessimistic_pruning_counts_rows_that_stay_as_rparts_risk_does():
+    # test_surrogates' tie: 10 rows, (5 a, 5 b) at the root; rows 8 and 9 (one a, one b) have
+    # nothing that places them and stay at the root; its leaves hold (4, 0) and (0, 4). As in
+    # rpart's cost (see the test above), e(t) counts the root's 10 rows and E(T_t) its leaves:
+    # e + 1/2 = 5.5, E = 0 + 0 + 2/2 = 1, SE = sqrt(1 x 9 / 10); with z = 3, 1 + 3 SE = 3.85
+    # keeps the split (counting the row of b at the root in the subtree, E = 2 and
+    # SE = sqrt(2 x 8 / 10), would prune it: 2 + 3 SE = 5.79).
+    nan = np.nan
+    X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 5, 6, 7, 8, nan, nan],
+                      "x2": [1.0, 2, 3, 5, 4, 6, 7, 8, nan, nan], "x3": np.ones(10)})
+    model = CARTClassifier(min_samples_split=2).fit(X, list("aaaabbbbab"))
+    assert [c.value.tolist() for c in model.tree_.children] == [[4, 0], [0, 4]]
+    log = prune_pessimistic(model, z=3).pruning_log_
+    assert log[["node", "e(t) + 1/2", "E(T_t)"]].to_numpy().tolist() == [[0, 5.5, 1]]
+    assert log["SE"].iloc[0] == pytest.approx(math.sqrt(0.9), rel=1e-12)
+    assert log["decision"].tolist() == ["keep"]

@@ -315,3 +315,26 @@ def test_an_edited_tree_is_laid_out_again():
     raise_branch(model.tree_, model.tree_.children[1])
     np.testing.assert_array_equal(model.predict_proba(X),
                                   Layout(model.tree_).predict(encoded, "stop"))
+
+
+def test_an_edit_lays_out_again_its_own_tree_only():
+    # each tree counts its own edits: a pruner prunes a copy, which predicts from its pruned
+    # tree while the model keeps its layout; an edit in place of the copy lays the copy out
+    # again, not the model nor another model
+    X, y, encoded = random_data(0)
+    model, other = CARTClassifier().fit(X, y), CARTClassifier(max_depth=2).fit(X, y)
+    layout, others = model._layout, other._layout
+    before = model.predict_proba(X)
+    pruned = prune_pessimistic(model)
+    assert pruned.get_n_leaves() < model.get_n_leaves()
+    np.testing.assert_array_equal(pruned.predict_proba(X),
+                                  Layout(pruned.tree_).predict(encoded, "stop"))
+    np.testing.assert_array_equal(model.predict_proba(X), before)
+    assert model._layout is layout
+    pruned_layout = pruned._layout
+    make_leaf(pruned.tree_.children[0], "by hand")
+    np.testing.assert_array_equal(pruned.predict_proba(X),
+                                  Layout(pruned.tree_).predict(encoded, "stop"))
+    assert pruned._layout is not pruned_layout
+    model.predict_proba(X), other.predict_proba(X)
+    assert model._layout is layout and other._layout is others
