@@ -890,8 +890,8 @@ class CARTClassifier(_CART, _TreeClassifier):
     ----------
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
         "gini", or "entropy" (or its scikit-learn synonym "log_loss"): the decrease of entropy,
-        the information gain in bits (scikit-learn's "entropy"; rpart's ``parms = list(split = "information")``, in nats,
-        ranks the splits alike).
+        the information gain in bits (scikit-learn's "entropy"; rpart's
+        ``parms = list(split = "information")``, in nats, ranks the splits alike).
     max_depth : int or None, default=None
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split : int or float, default=2

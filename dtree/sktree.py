@@ -229,8 +229,8 @@ class Tree:
         return node_indicator(self.root, self._matrix(X), self._predict_missing)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """``value`` of the node where each row ends, shape (n_rows, 1, n_classes)."""
-        return self.value[self.apply(X)]
+        """``value`` of the node where each row ends, shape (n_rows, n_classes)."""
+        return self.value[self.apply(X), 0]
 
     def compute_feature_importances(self, normalize: bool = True) -> np.ndarray:
         """Each feature's impurity decrease (:func:`impurity_decreases`) divided by the

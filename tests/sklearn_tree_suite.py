@@ -24,7 +24,8 @@ def _cart(estimator):
     return make
 
 
-#: CART with scikit-learn's rule for missing values (where dtree has it); ``splitter="best"`` is what CART does
+#: CART with scikit-learn's rule for missing values (where dtree has it); ``splitter="best"``
+#: is what CART does
 DecisionTreeClassifier = _cart(CARTClassifier)
 DecisionTreeRegressor = _cart(CARTRegressor)
 

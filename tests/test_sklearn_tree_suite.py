@@ -79,9 +79,8 @@ from sklearn.utils.validation import check_random_state
 from sklearn_tree_suite import (  # dtree: CART in place of scikit-learn's trees
     DecisionTreeClassifier,
     DecisionTreeRegressor,
-    global_random_seed,  # noqa: F401 (fixtures)
-    mark_item,
 )
+from sklearn_tree_suite import global_random_seed, mark_item  # noqa: F401, F811 (fixtures)
 
 CLF_CRITERIONS = ("gini", "log_loss")
 REG_CRITERIONS = ("squared_error", "absolute_error", "friedman_mse", "poisson")
