@@ -33,7 +33,8 @@ from ._validation import (FLAG, AtFit, Feature, Features, Integer, Interval, One
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
-from .tree import PREDICT_MISSING, Layout, Node, most_probable, reach
+from .sktree import Tree, impurity_decreases, leaf_ids, node_indicator
+from .tree import PREDICT_MISSING, Layout, Node, most_probable
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
@@ -70,7 +71,7 @@ class _Tree(BaseEstimator):
         "min_impurity_decrease": Interval(0), "purity_threshold": Interval(0, 1, low_open=True),
         "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING)}
 
-    tree_: Node
+    tree_: Node | Tree
 
     # the "?" link of the HTML repr (scikit-learn's ``_get_doc_link``): the API page's entry
     _doc_link_module = "dtree"
@@ -182,12 +183,21 @@ class _Tree(BaseEstimator):
         if classes is not None:
             self.classes_, self.n_classes_ = classes, len(classes)
         self._features, self.tree_, self._layout = (
-            features, tree, Layout(tree))  # the tree laid out once, for predict
+            features, self._fitted(tree), Layout(tree))  # the tree laid out once, for predict
         for earlier in ("pruning_log_", "pruned_by_"):  # from an earlier fit or pruner
             self.__dict__.pop(earlier, None)
         if log is not None:
             self.pruning_log_ = log
         return self
+
+    def _fitted(self, root: Node) -> Node | Tree:
+        """What ``tree_`` holds: the root (a multiway tree), or CART's :class:`Tree`."""
+        return root
+
+    @property
+    def _root(self) -> Node:
+        """The fitted tree's root: ``tree_``, or CART's ``tree_.root``."""
+        return self.tree_.root if isinstance(self.tree_, Tree) else self.tree_
 
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
@@ -252,12 +262,6 @@ class _Tree(BaseEstimator):
         self._check_missing(matrix, self._features, columns)
         return matrix
 
-    def _paths(self, X: ArrayLike) -> tuple[list[Node], list[tuple]]:
-        """The tree's nodes in pre-order (a node's id is its position), and for each node
-        reached, the rows reaching it, their shares and where they end (:func:`tree.reach`)."""
-        matrix = self._encoded(X)
-        return list(self.tree_.walk()), list(reach(self.tree_, matrix.T, self.predict_missing))
-
     def apply(self, X: ArrayLike) -> np.ndarray:
         """The id of the node where each row ends: its leaf. Node ids number the nodes in
         pre-order, parents before children and branches in order (for a binary tree, as
@@ -265,30 +269,15 @@ class _Tree(BaseEstimator):
         in several leaves: the one holding the largest share of it (the first on a tie); a CART
         row that no surrogate places, at a node whose children hold as many training rows,
         ends at that internal node, as its prediction does."""
-        nodes, paths = self._paths(X)
-        ids = {id(node): i for i, node in enumerate(nodes)}
-        n = len(paths[0][1])
-        end, largest = np.full(n, -1), np.zeros(n)
-        for node, rows, shares, ended in paths:
-            rows, shares = rows[ended], shares[ended]
-            larger = shares > largest[rows]
-            end[rows[larger]], largest[rows[larger]] = ids[id(node)], shares[larger]
-        return end
+        matrix = self._encoded(X)  # NotFittedError first
+        return leaf_ids(self._root, matrix, self.predict_missing)
 
     def decision_path(self, X: ArrayLike):
         """A sparse indicator matrix (CSR), one row per row of X and one column per node (ids
         as in ``apply``): 1 where the row reaches the node, by any share. A row that a missing
         value sends down several branches marks every node it visits."""
-        from scipy.sparse import csr_matrix
-        nodes, paths = self._paths(X)
-        ids = {id(node): i for i, node in enumerate(nodes)}
-        rows = np.concatenate([reached for _, reached, _, _ in paths])
-        columns = np.concatenate([np.full(len(reached), ids[id(node)])
-                                  for node, reached, _, _ in paths])
-        indicator = csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, columns)),
-                               shape=(len(paths[0][1]), len(nodes)))
-        indicator.sort_indices()
-        return indicator
+        matrix = self._encoded(X)  # NotFittedError first
+        return node_indicator(self._root, matrix, self.predict_missing)
 
     def _predict_values(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities or mean: the leaf (or leaves) it reaches.
@@ -297,8 +286,8 @@ class _Tree(BaseEstimator):
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
         matrix = self._encoded(X)
-        if not self._layout.describes(self.tree_):  # a copy, or an edited tree: lay it out
-            self._layout = Layout(self.tree_)
+        if not self._layout.describes(self._root):  # a copy, or an edited tree: lay it out
+            self._layout = Layout(self._root)
         return self._layout.predict(matrix, self.predict_missing)
 
     def __repr__(self, N_CHAR_MAX: int = 700) -> str:
@@ -312,12 +301,12 @@ class _Tree(BaseEstimator):
     def get_depth(self) -> int:
         """Depth of the tree: the number of tests on its longest path (a lone leaf has depth 0)."""
         check_is_fitted(self, "tree_")
-        return self.tree_.height()
+        return self._root.height()
 
     def get_n_leaves(self) -> int:
         """Number of leaves, empty branches included."""
         check_is_fitted(self, "tree_")
-        return len(self.tree_.leaves())
+        return len(self._root.leaves())
 
     @property
     def feature_importances_(self) -> np.ndarray:
@@ -331,12 +320,7 @@ class _Tree(BaseEstimator):
         weight that went there (C4.5), and a CART row that stays at its node counts in no
         child."""
         check_is_fitted(self, "tree_")
-        decrease = np.zeros(self.n_features_in_)
-        for node in self.tree_.walk():
-            if node.children:
-                decrease[node.feature_index] += node.weighted_n_samples * node.impurity - sum(
-                    c.weighted_n_samples * c.impurity for c in node.children
-                    if c.weighted_n_samples > 0)
+        decrease = impurity_decreases(self._root, self.n_features_in_)
         total = decrease.sum()
         return decrease / total if total > 0 else decrease
 
@@ -863,6 +847,9 @@ class _CART(_Tree):
                           max_features=p.max_features, seed=seed,
                           min_weight_fraction_leaf=p.min_weight_fraction_leaf)
 
+    def _fitted(self, root: Node) -> Tree:
+        return Tree(root, self.n_features_in_, getattr(self, "n_classes_", 1))
+
     def _post_prune(self, tree: Node, *training) -> None:
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
         if self.ccp_alpha > 0:
@@ -915,10 +902,10 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy"}, default="gini"
-        "gini", or "entropy": the decrease of entropy, the information gain in bits
-        (scikit-learn's "entropy"; rpart's ``parms = list(split = "information")``, in nats,
-        ranks the splits alike).
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        "gini", or "entropy" (or its scikit-learn synonym "log_loss"): the decrease of entropy,
+        the information gain in bits (scikit-learn's "entropy"; rpart's
+        ``parms = list(split = "information")``, in nats, ranks the splits alike).
     max_depth : int or None, default=None
         Stop splitting at this depth (the root has depth 0); None for no limit.
     min_samples_split : int or float, default=2
@@ -1030,8 +1017,11 @@ class CARTClassifier(_CART, _TreeClassifier):
         The class labels of y, sorted.
     n_classes_ : int
         Their number.
-    tree_ : dtree.Node
-        The root of the fitted tree; every node holds its weighted class counts (``value``).
+    tree_ : dtree.sktree.Tree
+        The fitted tree, answering scikit-learn's ``Tree`` interface (``children_left``,
+        ``feature``, ``value`` as class shares, ``apply``, ...); ``tree_.root`` is its root
+        :class:`dtree.Node`, every node holding its weighted class counts (``value``), and the
+        root's other attributes (``walk``, ``children``, ...) are ``tree_``'s too.
     n_features_in_ : int
         The number of columns of X at fit.
     feature_names_in_ : numpy.ndarray of shape (n_features,)
@@ -1066,15 +1056,15 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     >>> from dtree import CARTClassifier
     >>> model = CARTClassifier().fit([[0], [1], [2], [3]], [0, 0, 1, 1])
-    >>> model.tree_.threshold
-    1.5
+    >>> model.tree_.threshold.tolist()  # scikit-learn's layout: -2 for a leaf
+    [1.5, -2.0, -2.0]
     >>> model.predict([[0.5], [2.5]]).tolist()
     [0, 1]
     >>> model.feature_importances_.tolist()
     [1.0]
     """
 
-    _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy")),
+    _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy", "log_loss")),
                    "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
                    "class_weight": AtFit(),  # checked by scikit-learn's compute_sample_weight
                    "pruning": OneOf((None, "validation")),
@@ -1114,7 +1104,8 @@ class CARTClassifier(_CART, _TreeClassifier):
 
     def _split_rules(self, p) -> SplitRules:
         rules = super()._split_rules(p)  # the entropy decrease is the information gain
-        return replace(rules, criterion="info_gain") if p.criterion == "entropy" else rules
+        return (replace(rules, criterion="info_gain") if p.criterion in ("entropy", "log_loss")
+                else rules)
 
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
@@ -1187,7 +1178,7 @@ class CARTClassifier(_CART, _TreeClassifier):
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
             validation_data: tuple | None = None):
         super().fit(X, y, sample_weight, validation_data)
-        class_weight = self.tree_.value
+        class_weight = self._root.value
         priors, self.loss_ = self._priors_and_loss(class_weight)
         self.costs_ = None
         if self.priors is not None or self.loss is not None:
@@ -1229,13 +1220,18 @@ class CARTRegressor(_CART, _TreeRegressor):
 
     Parameters
     ----------
-    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+    criterion : {"squared_error", "absolute_error", "friedman_mse"}, default="squared_error"
         The impurity: the weighted variance, or the absolute deviation from the median.
+        "friedman_mse" (Friedman 2001's improvement, n_L n_R (ybar_L - ybar_R)^2, which ranks
+        the thresholds of a node as the squared error's decrease does) is "squared_error",
+        with a FutureWarning at fit, as scikit-learn 1.9 maps it (deprecated there). There is
+        no "poisson": a ValueError.
 
     Attributes
     ----------
-    tree_ : dtree.Node
-        The root of the fitted tree; every node holds its prediction and training weight.
+    tree_ : dtree.sktree.Tree
+        The fitted tree, answering scikit-learn's ``Tree`` interface (``value`` the mean);
+        ``tree_.root`` is its root :class:`dtree.Node`, as for :class:`CARTClassifier`.
     n_features_in_ : int
         The number of columns of X at fit.
     feature_names_in_ : numpy.ndarray of shape (n_features,)
@@ -1261,13 +1257,14 @@ class CARTRegressor(_CART, _TreeRegressor):
 
     >>> from dtree import CARTRegressor
     >>> model = CARTRegressor().fit([[0], [1], [2], [3]], [1.0, 1.0, 3.0, 5.0])
-    >>> model.tree_.threshold, model.get_n_leaves()
-    (1.5, 3)
+    >>> model.tree_.threshold.tolist(), model.get_n_leaves()  # -2 for a leaf
+    ([1.5, -2.0, 2.5, -2.0, -2.0], 3)
     >>> model.predict([[0.5], [2.5], [9.0]]).tolist()
     [1.0, 3.0, 5.0]
     """
 
-    _parameters = {**_CART._parameters, "criterion": OneOf(("squared_error", "absolute_error"))}
+    _parameters = {**_CART._parameters, "criterion": OneOf(
+        ("squared_error", "absolute_error", "friedman_mse"))}
 
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
@@ -1292,3 +1289,11 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
+
+    def _split_rules(self, p) -> SplitRules:
+        if p.criterion == "friedman_mse":
+            warnings.warn("criterion='friedman_mse' is 'squared_error' (their splits are the "
+                          "same; scikit-learn 1.9 deprecates it): use "
+                          "criterion='squared_error'", FutureWarning, stacklevel=4)
+            p.criterion = "squared_error"
+        return super()._split_rules(p)

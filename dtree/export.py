@@ -3,13 +3,12 @@ leaves as a table, one row per leaf; the tree in Graphviz's DOT language; and a 
 scikit-learn's arrays."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 from sklearn.exceptions import NotFittedError
 
 from ._validation import check_integer
+from .sktree import Tree, TreeArrays, binary_arrays
 from .tree import Node, most_probable
 
 __all__ = ["export_text", "export_graphviz", "leaf_summary", "leaf_table", "TreeArrays",
@@ -26,6 +25,8 @@ def weight_text(w: float) -> str:
 def fitted_tree(model) -> Node:
     """The root of ``model``'s fitted tree; NotFittedError if it has none."""
     root = getattr(model, "tree_", None)
+    if isinstance(root, Tree):  # CART's: scikit-learn's interface over the root
+        root = root.root
     if not isinstance(root, Node):
         raise NotFittedError(f"This {type(model).__name__} instance is not fitted yet: call "
                              "'fit' before drawing or printing its tree.")
@@ -278,36 +279,12 @@ def _fill(node: Node, classes, low, high) -> str:
     return to_hex(colour, keep_alpha=False) + f"{round(255 * strength):02x}"
 
 
-@dataclass(frozen=True)
-class TreeArrays:
-    """A binary tree in the layout of scikit-learn's ``Tree`` (``DecisionTreeClassifier.tree_``):
-    one entry per node, numbered in pre-order as ``apply`` numbers them; -1 (``TREE_LEAF``) for
-    a leaf's children, -2 (``TREE_UNDEFINED``) for a leaf's feature and threshold. ``value``
-    has shape (node_count, 1, n_classes): a classifier's weighted class shares (as scikit-learn
-    >= 1.4 stores them), a regressor's prediction."""
-    children_left: np.ndarray
-    children_right: np.ndarray
-    feature: np.ndarray
-    threshold: np.ndarray
-    value: np.ndarray
-    impurity: np.ndarray
-    n_node_samples: np.ndarray
-    weighted_n_node_samples: np.ndarray
-
-    @property
-    def node_count(self) -> int:
-        return len(self.feature)
-
-    @property
-    def n_leaves(self) -> int:
-        return int((self.children_left == -1).sum())
-
-
 def tree_arrays(model) -> TreeArrays:
     """The fitted binary tree of ``model`` as scikit-learn's arrays (:class:`TreeArrays`), for
-    tools written for ``sklearn.tree.DecisionTreeClassifier.tree_``. Only thresholds fit that
-    layout: a multiway or categorical split is a ValueError naming the node's attribute. The
-    arrays hold no surrogates: a row with a missing value cannot be routed by them alone.
+    tools written for ``sklearn.tree.DecisionTreeClassifier.tree_`` (CART's ``tree_`` answers
+    them itself: :class:`dtree.sktree.Tree`); a C4.5 tree of numeric attributes alone is
+    binary too. Only thresholds fit that layout: a multiway or categorical split is a
+    ValueError naming the node's attribute. The arrays hold no surrogates: a row with a missing value cannot be routed by them alone.
     ``n_node_samples`` counts rows as the tree does (a row split by a missing value counts in
     each branch it enters).
 
@@ -318,29 +295,9 @@ def tree_arrays(model) -> TreeArrays:
 
     Returns
     -------
-    dtree.export.TreeArrays
+    dtree.sktree.TreeArrays
         ``children_left``, ``children_right``, ``feature``, ``threshold``, ``value``,
-        ``impurity``, ``n_node_samples`` and ``weighted_n_node_samples``, one entry per node in
-        pre-order (``apply``'s ids).
+        ``impurity``, ``n_node_samples``, ``weighted_n_node_samples`` and
+        ``missing_go_to_left``, one entry per node in pre-order (``apply``'s ids).
     """
-    nodes = list(fitted_tree(model).walk())
-    for node in nodes:
-        if node.children and node.threshold is None:
-            raise ValueError(f"the split on {node.feature!r} is not a threshold split; "
-                             "scikit-learn's layout has only those")
-    ids = {id(node): i for i, node in enumerate(nodes)}
-
-    def column(values, dtype) -> np.ndarray:
-        return np.array(list(values), dtype=dtype)
-
-    return TreeArrays(
-        children_left=column((ids[id(n.children[0])] if n.children else -1 for n in nodes),
-                             np.intp),
-        children_right=column((ids[id(n.children[1])] if n.children else -1 for n in nodes),
-                              np.intp),
-        feature=column((n.feature_index if n.children else -2 for n in nodes), np.intp),
-        threshold=column((n.threshold if n.children else -2.0 for n in nodes), float),
-        value=np.array([n.prediction for n in nodes], dtype=float)[:, None, :],
-        impurity=column((n.impurity for n in nodes), float),
-        n_node_samples=column((n.n_samples for n in nodes), np.intp),
-        weighted_n_node_samples=column((n.weighted_n_samples for n in nodes), float))
+    return binary_arrays(fitted_tree(model))

@@ -212,7 +212,7 @@ def _fitted_copy(model, needs_classifier: str = ""):
     check_is_fitted(model, "tree_")
     if needs_classifier and getattr(model, "classes_", None) is None:
         raise ValueError(f"{needs_classifier}: it needs a classifier")
-    return copy.deepcopy(model, {id(model.tree_): copy_tree(model.tree_)})
+    return copy.deepcopy(model, {id(model._root): copy_tree(model._root)})
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
@@ -235,7 +235,7 @@ def cost_complexity_steps(model, cost: str = "impurity") -> pd.DataFrame:
     internal node still standing, with R(t), R(T_t), n(T_t), g(t) and whether it is the link
     cut (Breiman et al. 1984, sec. 3.3; see :func:`cost_complexity_path`)."""
     check_is_fitted(model, "tree_")
-    root = model.tree_
+    root = model._root
     _check_cost(model, cost)
     steps: list = []
     weakest_links(root, cost, steps, getattr(model, "costs_", None))
@@ -277,7 +277,7 @@ def cost_complexity_path(model, cost: str = "impurity") -> PruningPath:
     2
     """
     check_is_fitted(model, "tree_")
-    root = model.tree_
+    root = model._root
     _check_cost(model, cost)
     return weakest_links(root, cost, costs=getattr(model, "costs_", None))[0]
 
@@ -307,7 +307,7 @@ def prune_cost_complexity(model, alpha: float, cost: str = "impurity"):
     alpha = check_number(alpha, "alpha", low=0)
     _check_cost(model, cost)
     pruned = _fitted_copy(model)
-    log = pd.DataFrame(_prune_to_alpha(pruned.tree_, alpha, cost,
+    log = pd.DataFrame(_prune_to_alpha(pruned._root, alpha, cost,
                                        getattr(model, "costs_", None)),
                        columns=["node", "test", "depth", "g(t)", "leaves removed", "decision"])
     own = model.get_params().get("ccp_alpha")  # CART's: a tree pruned to it is pruned further
@@ -469,7 +469,7 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
         raise TypeError(f"prune_on_tie must be True or False, got {prune_on_tie!r}")
     pruned = _fitted_copy(model, "reduced-error pruning counts correct answers")
     X, y = pruned.encode(X_val, y_val)
-    log = _reduced_error(pruned.tree_, X, y, len(pruned.classes_), pruned.predict_missing,
+    log = _reduced_error(pruned._root, X, y, len(pruned.classes_), pruned.predict_missing,
                          prune_on_tie)
     return _finish(pruned, model, log, "prune_reduced_error(X_val, y_val, "
                                        f"prune_on_tie={prune_on_tie})")
@@ -767,12 +767,12 @@ def prune_error_based(model, X=None, y=None, sample_weight=None, *, confidence: 
         counts = np.bincount(codes[codes >= 0], weights[codes >= 0],
                              minlength=len(pruned.classes_))
         if (codes < 0).any() or not np.allclose(
-                counts, pruned.tree_.value * counts.sum() / pruned.tree_.weighted_n_samples):
+                counts, pruned._root.value * counts.sum() / pruned._root.weighted_n_samples):
             raise ValueError("X and y are not the rows the model was fitted on: their classes "
                              "do not add up to the root's")
         training = (X.T, codes, weights)
     routing = "stop" if pruned.missing == "surrogate" else "distribute"
-    log = _error_based(pruned.tree_, training, len(pruned.classes_), confidence, routing)
+    log = _error_based(pruned._root, training, len(pruned.classes_), confidence, routing)
     return _finish(pruned, model, log, f"prune_error_based(confidence={confidence:g}, "
                                        f"subtree_raising={subtree_raising})",
                    {"pruning": "error_based", "confidence": confidence,
@@ -858,6 +858,6 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     pruned = _fitted_copy(model, "pessimistic pruning counts misclassified rows")
-    log = _pessimistic(pruned.tree_, z, order)
+    log = _pessimistic(pruned._root, z, order)
     return _finish(pruned, model, log, f"prune_pessimistic(z={z:g}, order={order!r})",
                    {"pruning": "pessimistic", "z": z} if order == "top_down" else None)

@@ -121,6 +121,12 @@ class Node:
     def is_leaf(self) -> bool:
         return not self.children
 
+    @property
+    def root(self) -> Node:
+        """The node itself: ``model.tree_.root`` is the root for every estimator (CART's
+        ``tree_`` is a :class:`dtree.sktree.Tree`, which holds it)."""
+        return self
+
     def __repr__(self) -> str:
         if self.is_leaf:
             return f"Node(leaf, n_samples={self.n_samples}, stop_reason={self.stop_reason!r})"

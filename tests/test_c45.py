@@ -152,7 +152,7 @@ def test_a_numeric_attribute_splits_twice_on_one_path():
     # to the smallest threshold; below it x again splits b b | a a at 4.5
     x, y = [1, 2, 3, 4, 5, 6], ["a", "a", "b", "b", "a", "a"]
     model = numeric_tree(x, y)
-    root = model.tree_
+    root = model.tree_.root
     assert root.threshold == 2.5
     assert root.gains["x"] == pytest.approx(H(4, 2) - 4 / 6 * H(2, 2), abs=TOL)
     assert root.score == pytest.approx(root.gains["x"] / H(2, 4), abs=TOL)  # IV: 2 | 4 rows
@@ -174,9 +174,9 @@ def test_numeric_and_categorical_together_predict_the_training_data():
 # ------------------------------------------------------------------ min_samples_leaf
 def test_min_samples_leaf_restricts_the_cuts():
     x, y = [1, 2, 3, 4, 5, 6], ["b", "a", "a", "a", "a", "a"]
-    assert numeric_tree(x, y).tree_.threshold == 1.5  # gain H(5, 1): both sides pure
+    assert numeric_tree(x, y).tree_.root.threshold == 1.5  # gain H(5, 1): both sides pure
     model = numeric_tree(x, y, min_samples_leaf=2)
-    root = model.tree_
+    root = model.tree_.root
     # allowed cuts 2.5, 3.5, 4.5 gain H(5,1) - 2/6 H(1,1), - 3/6 H(2,1), - 4/6 H(3,1)
     assert root.threshold == 2.5
     assert root.gains["x"] == pytest.approx(H(5, 1) - 2 / 6 * H(1, 1), abs=TOL)
@@ -184,7 +184,7 @@ def test_min_samples_leaf_restricts_the_cuts():
     assert (left.n_samples, right.n_samples) == (2, 4)
     assert left.stop_reason == "min_samples_leaf"  # 1 | 1 would be the only cut
     assert left.gains == {} and right.stop_reason == "pure"
-    assert numeric_tree(x, y, min_samples_leaf=3).tree_.threshold == 3.5  # the only cut left
+    assert numeric_tree(x, y, min_samples_leaf=3).tree_.root.threshold == 3.5  # the only cut left
     stump = numeric_tree(x, y, min_samples_leaf=4).tree_
     assert stump.is_leaf and stump.stop_reason == "min_samples_leaf"
     assert "min_samples_leaf" in STOP_REASONS
@@ -200,7 +200,7 @@ def test_min_samples_leaf_blocks_a_multiway_split():
                                          "d": (H(4, 2) - H(2, 1) / 2) / 1}, abs=TOL)
     # with min_samples_leaf=2 the branch r (one row) rules c out
     model = C45Classifier(min_samples_leaf=2).fit(X, y)
-    assert model.tree_.feature == "d" and set(model.tree_.scores) == {"d"}
+    assert model.tree_.root.feature == "d" and set(model.tree_.scores) == {"d"}
     v = model.tree_.children[1]  # rows q, q, r: b, b, a; c would leave r alone
     assert v.stop_reason == "min_samples_leaf"
 
@@ -365,7 +365,7 @@ def test_missing_branch_by_hand(column):
     X, y = pd.DataFrame({"a": column}), np.array(list("AABBBB"))
     h = -(1 / 3 * np.log2(1 / 3) + 2 / 3 * np.log2(2 / 3))
     branch = C45Classifier(missing="branch").fit(X, y)
-    root = branch.tree_
+    root = branch.tree_.root
     assert root.missing_branch == len(root.children) - 1 == 2
     assert [c.weighted_n_samples for c in root.children] == [2, 2, 2]
     assert root.gains["a"] == pytest.approx(h)

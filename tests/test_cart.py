@@ -23,7 +23,7 @@ def assert_same_tree(ours, theirs) -> int:
     (``Node.ties``; scikit-learn breaks ties at random): the two subtrees below are then not
     compared. Returns the number of such ties."""
     t, ties = theirs.tree_, 0
-    stack = [(ours.tree_, 0)]
+    stack = [(ours.tree_.root, 0)]
     while stack:
         node, i = stack.pop()
         if t.children_left[i] < 0:
@@ -135,7 +135,7 @@ def test_two_class_bipartition_by_the_ordering_shortcut():
     X = pd.DataFrame({"k": pd.Categorical(list("aaaabbbbccccdddd"))})
     y = np.array(list("nnnn" "yyyn" "ynnn" "yyyy"))
     model = CARTClassifier().fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert root.category_sets == (frozenset("ac"), frozenset("bd"))
     after = (8 * gini(list("nnnnynnn")) + 8 * gini(list("yyynyyyy"))) / 16
     assert root.gains["k"] == pytest.approx(gini(y) - after)
@@ -187,7 +187,7 @@ def test_a_bipartition_of_more_than_64_categories_is_the_cut_it_scored():
         return gini(y) - (mask.sum() * gini(y[mask]) + (~mask).sum() * gini(y[~mask])) / len(y)
     cuts = [decrease(order[:t]) for t in range(1, 100)]
     t = int(np.argmax(cuts)) + 1
-    root = CARTClassifier(max_depth=1).fit(X, y).tree_
+    root = CARTClassifier(max_depth=1).fit(X, y).tree_.root
     assert root.gains["k"] == pytest.approx(max(cuts))
     assert {categories.index(c) for c in root.category_sets[0]} == set(order[:t])
 
@@ -196,7 +196,7 @@ def test_regression_bipartition_orders_by_mean():
     # means: a 1, b 10, c 2, d 11 -> order a, c, b, d; best cut {a, c} | {b, d}
     X = pd.DataFrame({"k": pd.Categorical(list("aabbccdd"))})
     y = np.array([0.0, 2.0, 9.0, 11.0, 2.0, 2.0, 10.0, 12.0])
-    root = CARTRegressor(max_depth=1).fit(X, y).tree_
+    root = CARTRegressor(max_depth=1).fit(X, y).tree_.root
     assert root.category_sets == (frozenset("ac"), frozenset("bd"))
     var = lambda v: np.var(v)  # noqa: E731
     expected = var(y) - (4 * var(y[[0, 1, 4, 5]]) + 4 * var(y[[2, 3, 6, 7]])) / 8
@@ -213,7 +213,8 @@ def test_a_category_absent_from_the_node_is_routed_as_missing():
 
 def test_parameters_are_checked():
     X, y = np.array([[1.0], [2.0]]), np.array([0, 1])
-    with pytest.raises(ValueError, match="criterion must be one of \\('gini', 'entropy'\\)"):
+    with pytest.raises(ValueError,
+                       match="criterion must be one of \\('gini', 'entropy', 'log_loss'\\)"):
         CARTClassifier(criterion="twoing").fit(X, y)
     with pytest.raises(ValueError, match="ccp_alpha"):
         CARTClassifier(ccp_alpha=-1.0).fit(X, y)
@@ -254,11 +255,11 @@ def test_kyphosis_tree_and_cptable_as_rpart():
     # the whole tree: every split (attribute, cut, which side is which), every node's rows and
     # class counts, 9 nodes in all; the splits are rpart's: Start >= 8.5, Start >= 14.5,
     # Age < 55, Age >= 111 send left
-    assert_same_tree_as_rpart(model.tree_, fit, model.classes_, surrogates=False)
+    assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_, surrogates=False)
     assert fit.splits.loc[fit.splits["role"] == "primary", "left"].tolist() == [
         "Start >= 8.5", "Start >= 14.5", "Age < 55", "Age >= 111"]
     assert len(fit.frame) == sum(1 for _ in model.tree_.walk()) == 9
-    path, _ = weakest_links(model.tree_, cost="error")
+    path, _ = weakest_links(model.tree_.root, cost="error")
     root_error = 17 / 81  # 17 children with kyphosis present, all called absent
     # rpart lists the subtrees from the root (CP = the alpha at which it is reached, 0 for the
     # full tree): our path read backwards
@@ -288,7 +289,7 @@ def test_kyphosis_surrogates_as_rpart(holes):
     fit = rpart("Kyphosis ~ Age + Number + Start", data, control={"cp": -1, "xval": 0})
     model = CARTClassifier(min_samples_split=20, min_samples_leaf=7).fit(
         data[KYPHOSIS], data["Kyphosis"])
-    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_)
     assert len(fit.frame) == (9 if holes == 0 else 11)  # rpart: 4 splits, or 5
     assert len(fit.surrogates) >= (5 if holes == 0 else 1)
 
@@ -301,7 +302,7 @@ def test_surrogates_route_missing_values_at_predict():
                       "x2": [10.0, 20, 30, 40, 50, 60, 70, 5, 80]})
     y = np.array(list("aaaabbbbb"))
     model = CARTClassifier(max_depth=1).fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert (root.feature, root.threshold, root.majority_branch) == ("x1", 4.5, 1)
     [surrogate] = root.surrogates
     assert (surrogate.feature, surrogate.threshold, surrogate.reverse) == ("x2", 45.0, False)
@@ -319,7 +320,7 @@ def test_fit_routes_rows_missing_the_primary_by_surrogates():
     X = pd.DataFrame({"x1": [1.0, np.nan, 3, 4, 5, np.nan, 7, 8, 9],
                       "x2": [10.0, 20, 30, 40, 50, 60, 70, 5, 80]})
     y = np.array(list("aaaabbbbb"))
-    root = CARTClassifier(max_depth=1).fit(X, y).tree_
+    root = CARTClassifier(max_depth=1).fit(X, y).tree_.root
     assert [child.weighted_n_samples for child in root.children] == [4, 5]
     assert [child.value.tolist() for child in root.children] == [[4, 0], [0, 5]]
 
@@ -333,7 +334,7 @@ def test_absolute_error_by_hand():
     # leaves predict the medians 2 and 11 (the means would be 3 and 11)
     X, y = np.arange(1.0, 7.0)[:, None], np.array([1.0, 2, 6, 10, 11, 12])
     model = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert root.threshold == 3.5
     assert root.impurity == pytest.approx(24 / 6)
     assert root.gains["x0"] == pytest.approx(17 / 6)
@@ -370,8 +371,8 @@ def test_the_missing_value_penalty():
     X = pd.DataFrame({"a": [1.0] + [np.nan] * 8 + [2.0],
                       "b": [1.0, 1, 1, 1, 2, 2, 2, 2, 2, 1]})
     y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
-    on = CARTClassifier(max_depth=1).fit(X, y).tree_
-    off = CARTClassifier(max_depth=1, missing_penalty=False).fit(X, y).tree_
+    on = CARTClassifier(max_depth=1).fit(X, y).tree_.root
+    off = CARTClassifier(max_depth=1, missing_penalty=False).fit(X, y).tree_.root
     assert on.feature == "b" and off.feature == "a"
     assert on.scores == pytest.approx({"a": 0.1, "b": 0.18})
     assert off.scores == pytest.approx({"a": 0.5, "b": 0.18})
@@ -396,7 +397,7 @@ def test_absolute_error_bipartition_beyond_the_order_by_mean():
     # {b, c} | {a}: 3 + 26, no decrease; but {c} | {a, b}: 0 + (3 + 23) = 26, a decrease of 3
     X = pd.DataFrame({"f": pd.Categorical(["a"] * 8 + ["b", "c"])})
     y = np.array([-3.0] * 6 + [0, 20, -3, 0])
-    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_
+    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_.root
     assert root.impurity == pytest.approx(29 / 10)
     assert root.category_sets == (frozenset("ab"), frozenset("c"))
     assert root.gains["f"] == pytest.approx((29 - 26) / 10)
@@ -459,6 +460,6 @@ def test_absolute_error_bipartition_of_many_categories_cuts_along_the_medians():
     assert sorted(cuts)[1] > min(cuts)
     categories = [f"c{i:02d}" for i in range(n_codes)]
     X = pd.DataFrame({"k": pd.Categorical.from_codes(codes, categories)})
-    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_
+    root = CARTRegressor(criterion="absolute_error", max_depth=1).fit(X, y).tree_.root
     assert root.gains["k"] * len(y) == pytest.approx(deviation(y) - min(cuts))
     assert root.category_sets == (frozenset(categories[:t]), frozenset(categories[t:]))

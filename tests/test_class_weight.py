@@ -24,7 +24,7 @@ def test_a_dict_multiplies_the_weights_by_hand(estimator):
     assert plain.predict(pd.DataFrame({"a": ["x"]})).tolist() == ["no"]  # 2 against 1
     # {"yes": 3}: the root holds no 2, yes 9; branch x holds no 2, yes 3, so it says yes
     model = estimator(class_weight={"yes": 3}).fit(X, y)
-    assert model.tree_.value.tolist() == [2, 9]
+    assert model.tree_.root.value.tolist() == [2, 9]
     x_branch, y_branch = model.tree_.children
     assert x_branch.value.tolist() == [2, 3] and y_branch.value.tolist() == [0, 6]
     np.testing.assert_allclose(model.predict_proba(pd.DataFrame({"a": ["x"]})), [[0.4, 0.6]])
@@ -42,7 +42,7 @@ def test_balanced_weighs_each_class_alike_by_hand(estimator):
     # 5 / (2 x 3) = 5/6; each class then weighs 2.5 in all
     model = estimator(class_weight="balanced").fit(X, y, sample_weight=[2, 1, 1, 1, 1])
     # sample weights multiply: the first "no" row weighs 2 x 1.25
-    np.testing.assert_allclose(model.tree_.value, [3 * 1.25, 3 * 5 / 6])
+    np.testing.assert_allclose(model.tree_.root.value, [3 * 1.25, 3 * 5 / 6])
     np.testing.assert_allclose(model.tree_.children[0].value, [3 * 1.25, 5 / 6])
 
 
@@ -61,7 +61,7 @@ def test_pruning_sees_the_weighted_counts():
     assert root["as a leaf"] == pytest.approx(2 + added_errors(11, 2, 0.25))
     assert root["as a tree"] == pytest.approx(2 + added_errors(5, 2, 0.25)
                                               + added_errors(6, 0, 0.25))
-    assert model.tree_.is_leaf and model.tree_.value.tolist() == [2, 9]
+    assert model.tree_.is_leaf and model.tree_.root.value.tolist() == [2, 9]
 
 
 @pytest.mark.parametrize("class_weight", ["heavy", {"maybe": 2}])

@@ -133,7 +133,7 @@ def test_numpy_object_input_with_none():
     y = np.array([0, 0, 1, 1])
     model = ID3Classifier(missing="fractional").fit(X, y)
     assert model.n_features_in_ == 2
-    assert model.tree_.feature == "x0"
+    assert model.tree_.root.feature == "x0"
     assert model.predict(X).tolist() == [0, 0, 1, 1]
     assert model.classes_.dtype.kind == "i"
 
@@ -204,7 +204,7 @@ def test_pickle_round_trip(model, wm20a):
 def test_refit_replaces_the_tree(model):
     X = pd.DataFrame({"a": ["p", "q"]})
     model.fit(X, ["u", "v"])
-    assert model.tree_.feature == "a"
+    assert model.tree_.root.feature == "a"
     assert model.n_features_in_ == 1 and model.classes_.tolist() == ["u", "v"]
 
 
@@ -247,7 +247,7 @@ def test_string_columns_grow_the_same_tree_as_categorical_ones(kind):
     as_categories = ID3Classifier(missing="fractional").fit(X, y)
     as_strings = ID3Classifier(missing="fractional").fit(X.astype(kind), y)
     assert as_strings.get_n_leaves() == as_categories.get_n_leaves()
-    assert as_strings.tree_.feature == as_categories.tree_.feature == "odor"
+    assert as_strings.tree_.root.feature == as_categories.tree_.root.feature == "odor"
     np.testing.assert_array_equal(as_strings.predict_proba(X.astype(kind)),
                                   as_categories.predict_proba(X))
     # a model fitted on one dtype predicts rows of the other
@@ -276,7 +276,7 @@ def test_id3_names_a_missing_value_before_an_unseen_one(wm20):
 def test_missing_fractional_is_an_opt_in(wm20a):
     with pytest.raises(ValueError, match=r"missing must be one of \('error', 'fractional'\)"):
         ID3Classifier(missing=None).fit(*wm20a)
-    assert ID3Classifier(missing="fractional").fit(*wm20a).tree_.feature == "texture"
+    assert ID3Classifier(missing="fractional").fit(*wm20a).tree_.root.feature == "texture"
 
 
 def test_sklearn_tags_allow_nan_only_with_fractional():

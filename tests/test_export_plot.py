@@ -288,7 +288,7 @@ def test_too_wide_a_tree_is_drawn_to_the_depth_that_fits():
     X = pd.DataFrame({"x": ["a", "b"] * 20, "y": [f"v{i}" for i in range(40)]})
     y = [i % 4 == 0 for i in range(40)]
     model = ID3Classifier(tie_break=["x", "y"]).fit(X, y)
-    assert model.tree_.feature == "y"  # 40 leaves: far too wide for a page at 9 pt
+    assert model.tree_.root.feature == "y"  # 40 leaves: far too wide for a page at 9 pt
     assert plot_tree(model, max_depth=1).figure.get_size_inches()[0] > MAX_WIDTH
     with pytest.warns(UserWarning, match="even one level is wider"):
         ax = plot_tree(model)  # even depth 1 does not fit: it draws depth 1 (the root's

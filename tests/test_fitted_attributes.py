@@ -97,7 +97,7 @@ def test_a_fractional_row_counts_in_each_child_with_its_share():
     # the row with x missing (class 1, z = q) enters x = a with 3/5 of its weight (3 of the
     # 5 known rows are a) and x = b with 2/5; below a, z splits [1, 0] from [1, 1 + 0.6]
     model = C45Classifier().fit(*FRACTIONAL)
-    assert model.tree_.feature == "x" and model.tree_.children[0].feature == "z"
+    assert model.tree_.root.feature == "x" and model.tree_.children[0].feature == "z"
     x = 6 * H(2, 4) - 3.6 * H(2, 1.6) - 2.4 * H(0, 2.4)
     z = 3.6 * H(2, 1.6) - 1 * H(1, 0) - 2.6 * H(1, 1.6)
     np.testing.assert_allclose(model.feature_importances_, [x / (x + z), z / (x + z)],
@@ -205,7 +205,7 @@ def test_class_weight_as_in_scikit_learn(class_weight):
     if class_weight == "balanced":
         counts = np.bincount(y)
         expected = [w[y == k].sum() * len(y) / (3 * counts[k]) for k in range(3)]
-        np.testing.assert_allclose(ours.tree_.value, expected, rtol=1e-12)
+        np.testing.assert_allclose(ours.tree_.root.value, expected, rtol=1e-12)
 
 
 def test_a_bad_class_weight_is_refused():

@@ -52,7 +52,7 @@ def zhou_tree(wm20):
 
 # ------------------------------------------------------------------------------ fig. 4.4
 def test_watermelon_tree_is_zhou_fig_4_4(zhou_tree):
-    assert describe(zhou_tree.tree_, zhou_tree.classes_) == ZHOU_FIG_4_4
+    assert describe(zhou_tree.tree_.root, zhou_tree.classes_) == ZHOU_FIG_4_4
 
 
 def test_watermelon_tree_size(zhou_tree):
@@ -63,7 +63,7 @@ def test_watermelon_tree_size(zhou_tree):
 
 
 def test_root_scores_are_the_root_gains(zhou_tree):
-    root = zhou_tree.tree_
+    root = zhou_tree.tree_.root
     assert root.feature == "texture"
     assert root.score == pytest.approx(gain([(7, 2), (1, 4), (0, 3)]), abs=TOL)
     assert root.scores["touch"] == pytest.approx(gain([(6, 6), (2, 3)]), abs=TOL)
@@ -72,7 +72,7 @@ def test_root_scores_are_the_root_gains(zhou_tree):
 
 
 def test_ties_are_recorded_at_the_two_tie_nodes(zhou_tree):
-    root = zhou_tree.tree_
+    root = zhou_tree.tree_.root
     clear = find(root, "clear")
     # root, navel and touch all give H(7,2) - 3/9 H(2,1) at the clear node (Zhou p. 78)
     assert clear.ties == ("root", "navel", "touch")
@@ -88,7 +88,7 @@ def test_ties_are_recorded_at_the_two_tie_nodes(zhou_tree):
 def test_tie_break_list_changes_the_choice(wm20):
     X, y = wm20
     model = ID3Classifier(tie_break=["touch"]).fit(X, y)
-    clear = find(model.tree_, "clear")
+    clear = find(model.tree_.root, "clear")
     assert clear.feature == "touch"
     assert clear.ties == ("root", "navel", "touch")  # still recorded in column order
     # hard: melons 1-5 and 8, all ripe; soft: 6 ripe, 10 and 15 not
@@ -99,7 +99,7 @@ def test_tie_break_list_changes_the_choice(wm20):
 def test_tie_break_second_preference_used_when_first_is_gone(wm20):
     X, y = wm20
     model = ID3Classifier(tie_break=["navel", "touch"]).fit(X, y)
-    clear = find(model.tree_, "clear")
+    clear = find(model.tree_.root, "clear")
     assert clear.feature == "navel"
     # slightly hollow: melons 6, 8, 15 again tie colour against touch; touch is preferred
     node = find(clear, "slightly hollow")
@@ -111,13 +111,13 @@ def test_tie_break_first_is_column_order(wm20):
     X, y = wm20
     reordered = X[["touch", "navel", "root", "colour", "sound", "texture"]]
     model = ID3Classifier().fit(reordered, y)
-    assert find(model.tree_, "clear").feature == "touch"
+    assert find(model.tree_.root, "clear").feature == "touch"
 
 
 def test_leaf_stop_reasons_of_fig_4_4(zhou_tree):
     reasons = [leaf.stop_reason for leaf in zhou_tree.tree_.leaves()]
     assert reasons.count("empty") == 1 and reasons.count("pure") == 8
-    light = find(zhou_tree.tree_, "clear", "slightly curly", "light")
+    light = find(zhou_tree.tree_.root, "clear", "slightly curly", "light")
     assert light.stop_reason == "empty"
     assert light.n_samples == 0 and light.weighted_n_samples == 0
     # the empty branch predicts like its parent: 2 ripe of 3
@@ -127,7 +127,7 @@ def test_leaf_stop_reasons_of_fig_4_4(zhou_tree):
 
 
 def test_node_bookkeeping(zhou_tree):
-    root = zhou_tree.tree_
+    root = zhou_tree.tree_.root
     assert root.n_samples == 17 and root.weighted_n_samples == 17
     assert root.value.tolist() == [9, 8]
     assert root.impurity == pytest.approx(H(9, 8), abs=TOL)
@@ -138,7 +138,7 @@ def test_node_bookkeeping(zhou_tree):
 
 
 def test_node_walk_leaves_height(zhou_tree):
-    root = zhou_tree.tree_
+    root = zhou_tree.tree_.root
     nodes = list(root.walk())
     assert len(nodes) == 14
     assert nodes[0] is root and nodes[1] is root.children[0]  # pre-order
@@ -185,7 +185,7 @@ def test_max_depth_one(wm20):
 def test_min_samples_split(wm20):
     X, y = wm20
     model = ID3Classifier(min_samples_split=6).fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     clear = find(root, "clear")  # 9 rows: still split
     assert clear.feature == "root"
     assert find(clear, "slightly curly").stop_reason == "min_samples_split"  # 3 rows
@@ -199,10 +199,10 @@ def test_min_impurity_decrease(wm20):
     # root gain 0.381 >= 0.3; the (clear, slightly curly) node's best gain
     # H(2,1) - 2/3 H(1,1) = 0.252 < 0.3
     model = ID3Classifier(min_impurity_decrease=0.3).fit(X, y)
-    node = find(model.tree_, "clear", "slightly curly")
+    node = find(model.tree_.root, "clear", "slightly curly")
     assert node.is_leaf and node.stop_reason == "min_impurity_decrease"
     assert node.scores["colour"] == pytest.approx(H(2, 1) - 2 / 3 * H(1, 1), abs=TOL)
-    assert find(model.tree_, "slightly blurry").feature == "touch"  # gain H(1,4) = 0.722
+    assert find(model.tree_.root, "slightly blurry").feature == "touch"  # gain H(1,4) = 0.722
     # a threshold just above the root's gain makes the root a leaf
     root_gain = gain([(7, 2), (1, 4), (0, 3)])
     stump = ID3Classifier(min_impurity_decrease=root_gain + 1e-6).fit(X, y)
@@ -217,14 +217,14 @@ def test_purity_threshold(wm20):
     assert [c.stop_reason for c in model.tree_.children] == [
         "purity_threshold", "purity_threshold", "pure"]
     model = ID3Classifier(purity_threshold=0.8).fit(X, y)
-    assert find(model.tree_, "clear").feature == "root"  # 7/9 < 0.8
-    assert find(model.tree_, "slightly blurry").stop_reason == "purity_threshold"  # 4/5 >= 0.8
+    assert find(model.tree_.root, "clear").feature == "root"  # 7/9 < 0.8
+    assert find(model.tree_.root, "slightly blurry").stop_reason == "purity_threshold"  # 4/5 >= 0.8
 
 
 def test_no_attributes_left():
     X = pd.DataFrame({"x": ["a", "a", "b"]})
     model = ID3Classifier().fit(X, ["yes", "no", "no"])
-    assert model.tree_.feature == "x"
+    assert model.tree_.root.feature == "x"
     assert [c.stop_reason for c in model.tree_.children] == ["no_attributes", "pure"]
     # the conflicted leaf holds one row of each class; the tie goes to the first class
     assert model.tree_.children[0].value.tolist() == [1, 1]
@@ -258,7 +258,7 @@ def test_attribute_used_at_most_once_per_path(zhou_tree):
         assert node.feature not in used
         for child in node.children:
             check(child, used | {node.feature})
-    check(zhou_tree.tree_, set())
+    check(zhou_tree.tree_.root, set())
 
 
 # ------------------------------------------------------------------------------------ weights
@@ -286,7 +286,7 @@ def test_integer_weights_equal_repeated_rows(version, seed):
     weighted = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
     repeated = ID3Classifier(missing="fractional").fit(X.loc[X.index.repeat(w)],
                                                        y.loc[y.index.repeat(w)])
-    assert_same_tree(weighted.tree_, repeated.tree_, counts=False)
+    assert_same_tree(weighted.tree_.root, repeated.tree_.root, counts=False)
     np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-12)
     assert weighted.tree_.weighted_n_samples == w.sum()
     assert weighted.tree_.n_samples == 17 and repeated.tree_.n_samples == w.sum()
@@ -298,7 +298,7 @@ def test_zero_weights_equal_dropped_rows(wm20):
     w[[0, 5, 9, 13]] = 0  # melons 1, 6, 10, 14
     weighted = ID3Classifier().fit(X, y, sample_weight=w)
     dropped = ID3Classifier().fit(X[w > 0], y[w > 0])
-    assert_same_tree(weighted.tree_, dropped.tree_, counts=False)
+    assert_same_tree(weighted.tree_.root, dropped.tree_.root, counts=False)
     np.testing.assert_allclose(weighted.predict_proba(X), dropped.predict_proba(X), atol=1e-12)
 
 
@@ -307,7 +307,7 @@ def test_weights_scaled_by_a_constant_change_nothing(wm20a):
     w = np.random.default_rng(5).uniform(0.5, 2, 17)
     a = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w)
     b = ID3Classifier(missing="fractional").fit(X, y, sample_weight=w * 7.5)
-    assert describe(a.tree_, a.classes_) == describe(b.tree_, b.classes_)
+    assert describe(a.tree_.root, a.classes_) == describe(b.tree_.root, b.classes_)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
 
 
@@ -315,7 +315,7 @@ def test_weights_scaled_by_a_constant_change_nothing(wm20a):
 def test_missing_values_at_fit_route_fractional_weights(wm20a):
     X, y = wm20a
     model = ID3Classifier(missing="fractional").fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert root.feature == "texture"
     # texture known for 15 melons: clear 7, slightly blurry 5, blurry 3; melons 8 and 10 (missing
     # texture) go down all three branches with weights 7/15, 5/15, 3/15 (Zhou p. 88)
@@ -366,19 +366,19 @@ def test_chinese_data_gives_the_same_tree(wm20):
         feature, branches = tree
         return ZH_EN[feature], {ZH_EN[k]: translate(v) for k, v in branches.items()}
 
-    assert translate(describe(zh.tree_, zh.classes_)) == ZHOU_FIG_4_4
+    assert translate(describe(zh.tree_.root, zh.classes_)) == ZHOU_FIG_4_4
     for a, b in zip(en.tree_.walk(), zh.tree_.walk()):
         assert a.value.tolist() == b.value.tolist()
         assert a.stop_reason == b.stop_reason
         assert tuple(ZH_EN[t] for t in b.ties) == a.ties
-    assert find(zh.tree_, "清晰").ties == ("根蒂", "脐部", "触感")
+    assert find(zh.tree_.root, "清晰").ties == ("根蒂", "脐部", "触感")
     assert (zh.predict(Xz) == np.where(en.predict(X) == "yes", "是", "否")).all()
 
 
 def test_chinese_tie_break(wm20):
     Xz, yz = load_watermelon(lang="zh", return_X_y=True)
     model = ID3Classifier(tie_break=["触感"]).fit(Xz, yz)
-    assert find(model.tree_, "清晰").feature == "触感"
+    assert find(model.tree_.root, "清晰").feature == "触感"
 
 
 def test_classes_are_sorted():
@@ -393,7 +393,7 @@ def test_mushroom_training_accuracy_is_one():
     from dtree.datasets import load_mushroom
     X, y = load_mushroom(return_X_y=True)
     model = ID3Classifier(missing="fractional").fit(X, y)
-    assert model.tree_.feature == "odor"
+    assert model.tree_.root.feature == "odor"
     assert model.score(X, y) == 1.0
     # odour alone misclassifies only the 120 poisonous mushrooms without odour (3,408 edible)
     stump = ID3Classifier(max_depth=1, missing="fractional").fit(X, y)

@@ -37,7 +37,7 @@ def grow_both(make, X, y, w, monkeypatch, subtree_rows, jit):
     """The tree grown node by node, and grown with subtrees of at most ``subtree_rows`` rows
     handed to grow_subtree (compiled, or plain Python), which must be called."""
     monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", 0)
-    reference = make().fit(X, y, sample_weight=w).tree_
+    reference = make().fit(X, y, sample_weight=w).tree_.root
     calls = []
     real_pick = dtree.grow.pick
 
@@ -49,7 +49,7 @@ def grow_both(make, X, y, w, monkeypatch, subtree_rows, jit):
 
     monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", subtree_rows)
     monkeypatch.setattr(dtree.grow, "pick", pick)
-    handed = make().fit(X, y, sample_weight=w).tree_
+    handed = make().fit(X, y, sample_weight=w).tree_.root
     assert calls, "grow_subtree was not used"
     return reference, handed
 

@@ -67,7 +67,7 @@ def test_max_leaf_nodes_classifier_is_scikit_learns(classification, k, criterion
     theirs = DecisionTreeClassifier(criterion=criterion, max_leaf_nodes=k,
                                     random_state=0).fit(X, y, sample_weight=w)
     assert theirs.get_n_leaves() == k
-    _assert_same_tree(ours.tree_, theirs)
+    _assert_same_tree(ours.tree_.root, theirs)
     assert len(_leaves(ours)) == k
 
 
@@ -77,7 +77,7 @@ def test_max_leaf_nodes_regressor_is_scikit_learns(regression, k):
     ours = CARTRegressor(max_leaf_nodes=k).fit(X, y, sample_weight=w)
     theirs = DecisionTreeRegressor(max_leaf_nodes=k, random_state=0).fit(X, y,
                                                                           sample_weight=w)
-    _assert_same_tree(ours.tree_, theirs)
+    _assert_same_tree(ours.tree_.root, theirs)
     assert len(_leaves(ours)) == k
 
 
@@ -87,7 +87,7 @@ def test_max_leaf_nodes_with_depth_and_leaf_size(classification):
         X, y, sample_weight=w)
     theirs = DecisionTreeClassifier(max_leaf_nodes=9, max_depth=3, min_samples_leaf=10,
                                     random_state=0).fit(X, y, sample_weight=w)
-    _assert_same_tree(ours.tree_, theirs)
+    _assert_same_tree(ours.tree_.root, theirs)
 
 
 def test_best_first_splits_the_largest_weighted_decrease_first():
@@ -100,7 +100,7 @@ def test_best_first_splits_the_largest_weighted_decrease_first():
     assert len(_leaves(two)) == 2
     assert [c.stop_reason for c in two.tree_.children] == ["pure", "max_leaf_nodes"]
     three = CARTClassifier(max_leaf_nodes=3).fit(X, y)
-    assert _structure(three.tree_) == _structure(CARTClassifier().fit(X, y).tree_)
+    assert _structure(three.tree_.root) == _structure(CARTClassifier().fit(X, y).tree_.root)
 
 
 def test_max_leaf_nodes_never_reached_is_the_unchanged_tree(classification, regression):
@@ -109,7 +109,7 @@ def test_max_leaf_nodes_never_reached_is_the_unchanged_tree(classification, regr
         n = len(_leaves(full))
         for k in (n, n + 1, 10 * n):
             limited = Model(max_leaf_nodes=k).fit(X, y, sample_weight=w)
-            assert _structure(limited.tree_) == _structure(full.tree_)
+            assert _structure(limited.tree_.root) == _structure(full.tree_.root)
             assert np.array_equal(limited.predict(X), full.predict(X))
         assert len(_leaves(Model(max_leaf_nodes=n - 1).fit(X, y, sample_weight=w))) == n - 1
 
@@ -126,24 +126,24 @@ def test_max_leaf_nodes_then_pruning_and_missing_values(classification):
 @pytest.mark.parametrize("Model", [CARTClassifier, CARTRegressor])
 def test_max_features_all_is_the_unchanged_tree(classification, Model):
     X, y, w = classification
-    full = _structure(Model().fit(X, y, sample_weight=w).tree_)
+    full = _structure(Model().fit(X, y, sample_weight=w).tree_.root)
     for max_features in (None, X.shape[1], 1.0):
         model = Model(max_features=max_features, random_state=0).fit(X, y, sample_weight=w)
-        assert _structure(model.tree_) == full
+        assert _structure(model.tree_.root) == full
 
 
 @pytest.mark.parametrize("Model", [CARTClassifier, CARTRegressor])
 def test_seeded_draws_repeat_and_clone_keeps_them(classification, Model):
     X, y, w = classification
     model = Model(max_features=2, random_state=7)
-    first = _structure(model.fit(X, y, sample_weight=w).tree_)
-    assert _structure(model.fit(X, y, sample_weight=w).tree_) == first
-    assert _structure(clone(model).fit(X, y, sample_weight=w).tree_) == first
-    other = _structure(Model(max_features=2, random_state=8).fit(X, y, sample_weight=w).tree_)
+    first = _structure(model.fit(X, y, sample_weight=w).tree_.root)
+    assert _structure(model.fit(X, y, sample_weight=w).tree_.root) == first
+    assert _structure(clone(model).fit(X, y, sample_weight=w).tree_.root) == first
+    other = _structure(Model(max_features=2, random_state=8).fit(X, y, sample_weight=w).tree_.root)
     assert other != first
     rng = np.random.RandomState(0)  # a generator: successive fits draw anew
     model = Model(max_features=2, random_state=rng)
-    assert _structure(model.fit(X, y).tree_) != _structure(model.fit(X, y).tree_)
+    assert _structure(model.fit(X, y).tree_.root) != _structure(model.fit(X, y).tree_.root)
 
 
 def test_max_features_one_roots_differ_across_seeds(classification):
@@ -160,10 +160,10 @@ def test_the_search_goes_on_past_attributes_that_cannot_split():
     rng = np.random.RandomState(0)
     X = np.column_stack([np.ones(60), rng.normal(size=60), np.zeros(60)])
     y = (X[:, 1] + 0.5 * rng.normal(size=60) > 0).astype(int)
-    full = _structure(CARTClassifier().fit(X, y).tree_)
+    full = _structure(CARTClassifier().fit(X, y).tree_.root)
     for seed in range(20):  # only column 1 splits anything: every draw ends there
         model = CARTClassifier(max_features=1, random_state=seed).fit(X, y)
-        assert _structure(model.tree_) == full
+        assert _structure(model.tree_.root) == full
 
 
 def test_max_features_counts_as_scikit_learn():
@@ -206,7 +206,7 @@ def test_a_forest_of_random_subsets(classification):
     single = cross_val_score(CARTClassifier(), X, y, cv=5)
     bagged = cross_val_score(forest, X, y, cv=5)
     trees = forest.fit(X, y).estimators_
-    assert len({_structure(t.tree_) for t in trees}) == 15  # each its own seed and sample
+    assert len({_structure(t.tree_.root) for t in trees}) == 15  # each its own seed and sample
     assert len({t.random_state for t in trees}) == 15
     assert bagged.mean() > single.mean()  # sanity only: 5 folds are too few to test it
 

@@ -74,7 +74,7 @@ def test_same_tree_as_weka_j48_on_adult():
     frame = X.assign(income=pd.Categorical(y))
     reference = j48(frame, J48_UNPRUNED)
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
-    assert differences(model, model.tree_, reference.tree) == []
+    assert differences(model, model.tree_.root, reference.tree) == []
     assert (model.get_n_leaves(), sum(1 for _ in model.tree_.walk())) == (
         reference.n_leaves, reference.size)
     assert int((model.predict(X) == np.asarray(y)).sum()) == reference.correct
@@ -85,7 +85,7 @@ def test_same_tree_as_weka_j48_on_adult():
 def test_same_tree_as_weka_j48(name):
     model, X, y = ours(name)
     reference = weka(name)
-    assert differences(model, model.tree_, reference.tree) == []
+    assert differences(model, model.tree_.root, reference.tree) == []
     assert model.get_n_leaves() == reference.n_leaves
     assert sum(1 for _ in model.tree_.walk()) == reference.size
     correct = int((model.predict(X) == np.asarray(y)).sum())
@@ -115,7 +115,7 @@ def test_mdl_penalty_on_a_threshold_gain():
     expected = 1 - math.log2(7) / 8
     assert model.tree_.gains["x"] == pytest.approx(expected)
     assert model.tree_.scores["x"] == pytest.approx(expected)
-    assert model.tree_.threshold == 4  # the midpoint 4.5 moves down to 4
+    assert model.tree_.root.threshold == 4  # the midpoint 4.5 moves down to 4
     textbook = C45Classifier().fit(X, y)
     assert textbook.tree_.gains["x"] == pytest.approx(1.0)
 
@@ -128,7 +128,7 @@ def test_a_cut_needs_min_split_on_each_side():
     j = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
     assert j.tree_.is_leaf
     t = C45Classifier(min_samples_leaf=1).fit(X, y)
-    assert t.tree_.threshold == 0.5
+    assert t.tree_.root.threshold == 0.5
 
 
 def test_subtree_that_does_not_lower_the_error_is_collapsed():
@@ -152,11 +152,11 @@ def test_many_valued_attributes_are_left_out_of_the_average():
     X = pd.DataFrame({"id": pd.Categorical([str(i) for i in range(10)]),
                       "flag": pd.Categorical(list("xxxxxxyyyy"))})
     j = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y)
-    assert j.tree_.shortlist == ("id", "flag") and j.tree_.feature == "flag"
+    assert j.tree_.shortlist == ("id", "flag") and j.tree_.root.feature == "flag"
     h = -(1 / 6 * math.log2(1 / 6) + 5 / 6 * math.log2(5 / 6))
     assert j.tree_.gains["flag"] == pytest.approx(1 - 0.6 * h)
     textbook = C45Classifier(min_samples_leaf=1).fit(X, y)
-    assert textbook.tree_.shortlist == ("id",) and textbook.tree_.feature == "id"
+    assert textbook.tree_.shortlist == ("id",) and textbook.tree_.root.feature == "id"
 
 
 def test_variant_is_checked():
@@ -171,7 +171,7 @@ def test_a_cut_that_gains_nothing_after_the_penalty_is_no_split():
     X, y = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0]}), np.array(list("abab"))
     root = C45Classifier(variant="j48", min_samples_leaf=1).fit(X, y).tree_
     assert root.is_leaf and root.stop_reason == "no_gain"
-    assert C45Classifier(min_samples_leaf=1).fit(X, y).tree_.threshold == 1.5
+    assert C45Classifier(min_samples_leaf=1).fit(X, y).tree_.root.threshold == 1.5
 
 
 # --- error-based pruning: J48's default tree (-C 0.25 -M 2) ----------------------------------
@@ -186,7 +186,7 @@ def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
     reference = j48(DATA / f"{name}.arff", options)
     fitted = C45Classifier.j48(subtree_raising=subtree_raising).fit(X, y)  # pruned at fit
     for tree in (pruned, fitted):
-        assert differences(tree, tree.tree_, reference.tree) == []
+        assert differences(tree, tree.tree_.root, reference.tree) == []
         assert tree.get_n_leaves() == reference.n_leaves
         assert sum(1 for _ in tree.tree_.walk()) == reference.size
         correct = int((tree.predict(X) == np.asarray(y)).sum())
@@ -200,7 +200,7 @@ def test_error_based_pruning_on_adult():
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
     pruned = prune_error_based(model, X, y)
     reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
-    assert differences(pruned, pruned.tree_, reference.tree) == []
+    assert differences(pruned, pruned.tree_.root, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 564
     assert sum(1 for _ in pruned.tree_.walk()) == reference.size
     assert int((pruned.predict(X) == np.asarray(y)).sum()) == reference.correct
@@ -232,11 +232,11 @@ def test_error_based_pruning_on_adult_four_times():
     frame = X.assign(income=pd.Categorical(y))
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
     unpruned = j48(frame, J48_UNPRUNED)
-    assert differences(model, model.tree_, unpruned.tree) == []
+    assert differences(model, model.tree_.root, unpruned.tree) == []
     assert model.get_n_leaves() == unpruned.n_leaves == 16350
     pruned = prune_error_based(model, X, y)
     reference = j48(frame, J48_PRUNED)
-    assert differences(pruned, pruned.tree_, reference.tree) == []
+    assert differences(pruned, pruned.tree_.root, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 10443
     assert int((pruned.predict(X) == y).sum()) == reference.correct
 

@@ -22,9 +22,9 @@ def test_a_light_side_is_refused_by_hand():
     # so x <= 1.5 wins, and its left child (weight 2) cannot be split into two sides of 1.5.
     X, y, w = [[0], [1], [2], [3]], [0, 1, 1, 1], [1, 1, 1, 7]
     free = CARTClassifier().fit(X, y, sample_weight=w)
-    assert free.tree_.threshold == 0.5
+    assert free.tree_.root.threshold == 0.5
     model = CARTClassifier(min_weight_fraction_leaf=0.15).fit(X, y, sample_weight=w)
-    assert model.tree_.threshold == 1.5
+    assert model.tree_.root.threshold == 1.5
     left, right = model.tree_.children
     assert left.is_leaf and right.is_leaf
     assert left.value.tolist() == [1, 1] and right.value.tolist() == [0, 8]
@@ -36,7 +36,7 @@ def test_a_light_side_is_refused_by_hand():
     assert both.tree_.children[0].stop_reason == "min_samples_leaf"
     # 0.1 asks exactly 1: the lone row of class 0 is allowed again (>=, as scikit-learn)
     assert CARTClassifier(min_weight_fraction_leaf=0.1).fit(
-        X, y, sample_weight=w).tree_.threshold == 0.5
+        X, y, sample_weight=w).tree_.root.threshold == 0.5
 
 
 def test_the_fraction_is_of_the_class_weighted_total():
@@ -45,10 +45,10 @@ def test_the_fraction_is_of_the_class_weighted_total():
     X, y, w = [[0], [1], [2], [3]], [0, 1, 1, 1], [1, 1, 1, 7]
     model = CARTClassifier(min_weight_fraction_leaf=0.3, class_weight={0: 4, 1: 1}).fit(
         X, y, sample_weight=w)
-    assert model.tree_.threshold == 0.5
+    assert model.tree_.root.threshold == 0.5
     # without the class weight the left side would weigh 1 of 10 (< 3): no such split
     assert CARTClassifier(min_weight_fraction_leaf=0.3).fit(
-        X, y, sample_weight=w).tree_.threshold == 2.5
+        X, y, sample_weight=w).tree_.root.threshold == 2.5
 
 
 CASES = ([(CARTClassifier, DecisionTreeClassifier, name, criterion, fraction)
@@ -80,7 +80,7 @@ def test_learned_missing_sides_count_in_the_weight_as_sklearn(seed, fraction):
                           min_weight_fraction_leaf=fraction).fit(X, y, sample_weight=w)
     theirs = DecisionTreeClassifier(min_samples_leaf=5, min_weight_fraction_leaf=fraction,
                                     random_state=0).fit(X, y, sample_weight=w)
-    assert_same_learned_tree(ours.tree_, theirs.tree_)
+    assert_same_learned_tree(ours.tree_.root, theirs.tree_)
 
 
 @pytest.mark.parametrize("value, error", [(0.6, ValueError), (-0.1, ValueError),

@@ -147,7 +147,7 @@ def test_c45_stops_at_its_root(wm20):
 def test_watermelon_20alpha_stump(wm20a, strategy, expected):
     X, y = wm20a
     model = ID3Classifier(missing="fractional", max_depth=1, predict_missing=strategy).fit(X, y)
-    assert model.tree_.feature == "texture"
+    assert model.tree_.root.feature == "texture"
     rows = X.iloc[[0, 7]]  # melon 1 (clear) and melon 8 (texture missing)
     assert_allclose(model.predict_proba(rows), [[22 / 119, 97 / 119], expected], atol=1e-12)
 
@@ -203,7 +203,7 @@ def test_missing_branch_is_labelled():
 def test_estimator_with_missing_branch(wm20a, strategy, expected):
     X, y = wm20a
     model = C45Classifier(missing="branch", predict_missing=strategy).fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert (root.feature, root.missing_branch, len(root.children)) == ("texture", 3, 4)
     assert root.branch_labels()[3] == "is missing"
     assert root.children[3].value.tolist() == [1, 1] and root.children[3].feature == "colour"
@@ -267,7 +267,7 @@ def test_every_strategy_matches_the_reference_and_sums_to_one(make, seed):
     matrix = _encoded(model, test)
     for strategy in STRATEGIES:
         got = model.set_params(predict_missing=strategy).predict_proba(test)
-        expected = [_reference(model.tree_, row, model._features, strategy) for row in matrix]
+        expected = [_reference(model.tree_.root, row, model._features, strategy) for row in matrix]
         assert_allclose(got, expected, atol=1e-12)
         assert_allclose(got.sum(axis=1), 1.0, atol=1e-12)
         assert (got >= 0).all()
@@ -307,7 +307,7 @@ def test_weights_are_conserved_on_watermelon_20alpha(wm20a, make):
     model = make().fit(X, y)
     # Zhou's table 4.4: colour missing for 3 melons, each other attribute for 2
     assert X.isna().sum().tolist() == [3, 2, 2, 2, 2, 2]
-    _assert_conserved(model.tree_, 17.0)
+    _assert_conserved(model.tree_.root, 17.0)
 
 
 def test_watermelon_20alpha_root_weights_by_hand(wm20a):
@@ -323,7 +323,7 @@ def test_watermelon_20alpha_root_weights_by_hand(wm20a):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_weights_are_conserved_on_random_data(make, seed):
     X, y, w = random_data(seed)
-    _assert_conserved(make().fit(X, y, sample_weight=w).tree_, w.sum())
+    _assert_conserved(make().fit(X, y, sample_weight=w).tree_.root, w.sum())
 
 
 # ------------------------------------------------------------------ the parameter
@@ -367,7 +367,7 @@ def test_a_replaced_tree_is_used(model, wm20):
 def test_pickled_model_predicts_the_same(model):
     row = melon(colour=np.nan)
     restored = pickle.loads(pickle.dumps(model))
-    assert restored._layout.root is restored.tree_  # laid out again, not laid out per call
+    assert restored._layout.root is restored.tree_.root  # laid out again, not laid out per call
     for strategy in STRATEGIES:
         assert_allclose(proba(restored, row, strategy), COLOUR_MISSING[strategy], atol=1e-12)
 

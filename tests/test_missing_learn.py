@@ -73,7 +73,7 @@ def test_classifier_equals_scikit_learn_node_for_node(seed, criterion):
         X, y, sample_weight=w)
     theirs = DecisionTreeClassifier(criterion=criterion, min_samples_leaf=5,
                                     random_state=0).fit(X, y, sample_weight=w)
-    assert_same_tree(ours.tree_, theirs.tree_)
+    assert_same_tree(ours.tree_.root, theirs.tree_)
     X_new = gappy_data(seed + 100)[0]
     np.testing.assert_allclose(ours.predict_proba(X_new), theirs.predict_proba(X_new),
                                atol=1e-12)
@@ -87,7 +87,7 @@ def test_regressor_equals_scikit_learn_node_for_node(seed, min_samples_leaf):
         X, y, sample_weight=w)
     theirs = DecisionTreeRegressor(min_samples_leaf=min_samples_leaf, random_state=0).fit(
         X, y, sample_weight=w)
-    assert_same_tree(ours.tree_, theirs.tree_)
+    assert_same_tree(ours.tree_.root, theirs.tree_)
     X_new = gappy_data(seed + 100)[0]
     np.testing.assert_allclose(ours.predict(X_new), theirs.predict(X_new), rtol=1e-9)
 
@@ -99,9 +99,9 @@ def test_the_comparison_meets_every_kind_of_split():
     for seed in range(6):
         X, y, w = gappy_data(seed)
         model = CARTClassifier(missing="learn", min_samples_leaf=5).fit(X, y, sample_weight=w)
-        kinds += assert_same_tree(model.tree_, DecisionTreeClassifier(
+        kinds += assert_same_tree(model.tree_.root, DecisionTreeClassifier(
             min_samples_leaf=5, random_state=0).fit(X, y, sample_weight=w).tree_)
-        for node, rows, _, _ in reach(model.tree_, X.T, "stop"):
+        for node, rows, _, _ in reach(model.tree_.root, X.T, "stop"):
             if node.children and not np.isnan(X[rows, node.feature_index]).any():
                 no_gap += 1
     assert {"cut", "is missing"} <= set(kinds)
@@ -115,7 +115,7 @@ def test_missing_side_by_hand():
     for c, side in [(1, 1), (0, 0)]:
         y = np.array([0, 0, 1, 1, c, c])
         model = CARTClassifier(missing="learn").fit(x, y)
-        root = model.tree_
+        root = model.tree_.root
         assert (root.threshold, root.missing_side) == (2.5, side)
         assert root.children[side].weighted_n_samples == 4
         assert model.predict([[np.nan]])[0] == c
@@ -127,7 +127,7 @@ def test_is_missing_split_by_hand():
     # is pure on both sides; every cut of the known values leaves a mixed side
     x = np.array([[1.0], [2.0], [3.0], [np.nan], [np.nan]])
     model = CARTClassifier(missing="learn").fit(x, [0, 0, 0, 1, 1])
-    assert (model.tree_.threshold, model.tree_.missing_side) == (np.inf, 1)
+    assert (model.tree_.root.threshold, model.tree_.missing_side) == (np.inf, 1)
     assert list(model.predict([[np.nan], [5.0], [-5.0]])) == [1, 0, 0]
 
 
@@ -176,7 +176,7 @@ def test_friedman1_with_gaps_learn_matches_scikit_learn():
     learn = CARTRegressor(missing="learn", min_samples_leaf=5).fit(X[train], y[train])
     theirs = DecisionTreeRegressor(min_samples_leaf=5, random_state=0).fit(X[train], y[train])
     surrogate = CARTRegressor(min_samples_leaf=5).fit(X[train], y[train])
-    assert_same_tree(learn.tree_, theirs.tree_)
+    assert_same_tree(learn.tree_.root, theirs.tree_)
     assert learn.score(X[test], y[test]) == pytest.approx(theirs.score(X[test], y[test]),
                                                            abs=1e-9)
     assert learn.score(X[test], y[test]) > surrogate.score(X[test], y[test])
@@ -222,7 +222,7 @@ sys.path.insert(0, "tests")
 from test_missing_learn import gappy_data
 from dtree import CARTRegressor
 X, y, w = gappy_data(3, regression=True)
-tree = CARTRegressor(missing="learn").fit(X, y, sample_weight=w).tree_
+tree = CARTRegressor(missing="learn").fit(X, y, sample_weight=w).tree_.root
 print(json.dumps([[n.feature_index, n.threshold, n.missing_side, n.weighted_n_samples]
                   for n in tree.walk()]))
 """

@@ -127,7 +127,7 @@ def test_scores_are_stored_once_per_node():
     """A node keeps one float per attribute for its scores, and its gains only where they
     differ (C4.5's gain ratio); the dicts read as before."""
     X, y, _ = _table(missing=0.0)
-    root = CARTClassifier().fit(X, y).tree_
+    root = CARTClassifier().fit(X, y).tree_.root
     assert root._gains is None and len(root._scores) == 4
     assert set(root.scores) == {"a", "b", "colour", "size"} and root.gains == root.scores
     assert not hasattr(root, "__dict__")

@@ -143,11 +143,11 @@ def test_tree_and_cptable_as_rpart(case):
                            min_samples_leaf=control["minbucket"], **params).fit(
         data.drop(columns=target), data[target])
     classes = model.classes_.tolist()
-    assert_same_tree_as_rpart(model.tree_, fit, classes, surrogates=False)
+    assert_same_tree_as_rpart(model.tree_.root, fit, classes, surrogates=False)
     frame, total = fit.frame, model.tree_.weighted_n_samples
-    priors = np.asarray(params.get("priors", model.tree_.value / total))
-    costs = (priors / model.tree_.value)[:, None] * model.loss_  # pi_j L(j, i) / W_j
-    pairs = [(1, model.tree_)]
+    priors = np.asarray(params.get("priors", model.tree_.root.value / total))
+    costs = (priors / model.tree_.root.value)[:, None] * model.loss_  # pi_j L(j, i) / W_j
+    pairs = [(1, model.tree_.root)]
     while pairs:
         number, node = pairs.pop()
         row = frame.loc[number]
@@ -157,7 +157,7 @@ def test_tree_and_cptable_as_rpart(case):
         assert risk * total == pytest.approx(row["dev"], rel=1e-9, abs=1e-9), number
         np.testing.assert_allclose(node.prediction, [row[f"prob_{c}"] for c in classes],
                                    rtol=1e-9, atol=1e-12)
-        assert (priors * node.value / model.tree_.value).sum() == pytest.approx(
+        assert (priors * node.value / model.tree_.root.value).sum() == pytest.approx(
             row["nodeprob"], rel=1e-9)
         for child in node.children:  # rpart's sons 2t, 2t + 1, paired by their class counts
             son = [s for s in (2 * number, 2 * number + 1) if np.allclose(

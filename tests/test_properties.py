@@ -231,5 +231,5 @@ def _reference_proba(node, row: dict) -> np.ndarray:
 def test_predict_proba_follows_the_definition(train, test):
     X, y = train
     model = ID3Classifier(missing="fractional").fit(X, y)
-    expected = [_reference_proba(model.tree_, row) for row in test[0].to_dict("records")]
+    expected = [_reference_proba(model.tree_.root, row) for row in test[0].to_dict("records")]
     np.testing.assert_allclose(model.predict_proba(test[0]), expected, atol=1e-12)

@@ -45,7 +45,7 @@ def test_path_of_a_fitted_cart_is_scikit_learns(wine):
 def test_pruned_copy_equals_ccp_alpha_and_leaves_the_input_alone(wine):
     X, y = wine
     model = CARTClassifier(min_samples_leaf=2).fit(X, y)
-    before = pickle.dumps(model.tree_)
+    before = pickle.dumps(model.tree_.root)
     alphas = cost_complexity_path(model).ccp_alphas
     for alpha in (alphas[1:] + alphas[:-1])[::2] / 2:
         pruned = prune_cost_complexity(model, alpha)
@@ -56,7 +56,7 @@ def test_pruned_copy_equals_ccp_alpha_and_leaves_the_input_alone(wine):
         assert removed == model.get_n_leaves() - pruned.get_n_leaves()
         np.testing.assert_array_equal(pruned.predict(X), CARTClassifier(
             min_samples_leaf=2, ccp_alpha=alpha).fit(X, y).predict(X))
-    assert pickle.dumps(model.tree_) == before
+    assert pickle.dumps(model.tree_.root) == before
 
 
 def test_pruning_log_by_hand():

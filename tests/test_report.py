@@ -137,7 +137,7 @@ def test_five_classes_factors_and_gaps_as_rpart_reports_them():
         data[columns], data["Reliability"])
     # rpart's cp = 0 still cuts the splits that save no error
     model = dtree.prune_cost_complexity(grown, 1e-12, cost="error")
-    assert rpart_tree_differences(model.tree_, fit, model.classes_) == []
+    assert rpart_tree_differences(model.tree_.root, fit, model.classes_) == []
     nodes = rpart_nodes(model)
     assert sorted(nodes.index) == sorted(fit.frame.index)
     frame = fit.frame.loc[nodes.index]
@@ -164,7 +164,7 @@ def test_priors_as_rpart_reports_them():
         data[["Age", "Number", "Start"]], data["Kyphosis"])
     model = dtree.prune_cost_complexity(grown, 1e-12, cost="error")
     # (with priors the surrogates may differ: see CARTClassifier's docstring)
-    assert rpart_tree_differences(model.tree_, fit, model.classes_, surrogates=False) == []
+    assert rpart_tree_differences(model.tree_.root, fit, model.classes_, surrogates=False) == []
     nodes = rpart_nodes(model)
     np.testing.assert_allclose(nodes["loss"], fit.frame.loc[nodes.index, "dev"], rtol=1e-9)
     assert rpart_text(model) == fit.printed

@@ -81,7 +81,7 @@ def mixture(model, encoded: np.ndarray, predict_missing: str) -> np.ndarray:
     """Each row's prediction from the plain routing rule: share x prediction, summed over the
     nodes where the row's shares end."""
     out = np.zeros((len(encoded), len(model.tree_.prediction)))
-    for node, rows, shares, ends in reach(model.tree_, encoded.T, predict_missing):
+    for node, rows, shares, ends in reach(model.tree_.root, encoded.T, predict_missing):
         out[rows[ends]] += shares[ends, None] * node.prediction
     return out
 
@@ -108,7 +108,7 @@ def test_compiled_kernel_follows_the_plain_rule(name, seed, monkeypatch):
     model, X, y, encoded = pruned_case(name, "none", seed)
     cart = isinstance(model, CARTClassifier)
     for strategy in ["stop"] if cart else ["distribute", "most_frequent", "stop"]:
-        np.testing.assert_allclose(Layout(model.tree_).predict(encoded, strategy),
+        np.testing.assert_allclose(Layout(model.tree_.root).predict(encoded, strategy),
                                    mixture(model, encoded, strategy), atol=1e-12)
 
 
@@ -131,7 +131,7 @@ def test_leaves_hold_the_rows_the_model_sends_there(name, pruner, seed):
     pruned, X, y, encoded = pruned_case(name, pruner, seed)
     codes = np.searchsorted(pruned.classes_, y)
     held = 0.0
-    for node, rows, shares, ends in reach(pruned.tree_, encoded.T, routing_at_fit(pruned),
+    for node, rows, shares, ends in reach(pruned.tree_.root, encoded.T, routing_at_fit(pruned),
                                           at_fit=True):
         counts = np.bincount(codes[rows], weights=shares, minlength=len(pruned.classes_))
         np.testing.assert_allclose(node.value, counts, atol=1e-9)
@@ -196,7 +196,7 @@ def test_cart_min_samples_leaf_counts_rows_with_a_known_value():
     y = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     for model in (CARTClassifier(min_samples_leaf=3), CARTRegressor(min_samples_leaf=3)):
         model.fit(X, y)
-        assert model.tree_.threshold == 3.5
+        assert model.tree_.root.threshold == 3.5
         assert [leaf.n_samples for leaf in model.tree_.leaves()] == [3, 9]
 
 
@@ -204,7 +204,7 @@ def test_cart_min_samples_leaf_counts_rows_with_a_known_value():
 def test_cart_min_samples_leaf_holds_for_the_known_values(seed):
     X, y, encoded = random_data(seed, n=200)
     model = CARTClassifier(min_samples_leaf=7).fit(X, y)
-    for node, rows, shares, ends in reach(model.tree_, encoded.T, "stop"):
+    for node, rows, shares, ends in reach(model.tree_.root, encoded.T, "stop"):
         if node.children:
             column = encoded[rows, node.feature_index]
             known = column[~np.isnan(column)]
@@ -253,32 +253,32 @@ def test_no_public_function_changes_a_fitted_tree():
     X, y, encoded = random_data(0)
     model = CARTClassifier().fit(X, y)
     model.predict(X)
-    before = pickle.dumps(model.tree_)
+    before = pickle.dumps(model.tree_.root)
     rows = np.arange(len(y))
     calls = {
         dtree.tree.most_probable: lambda: dtree.tree.most_probable(model.predict_proba(X)),
         dtree.cost_complexity_path: lambda: dtree.cost_complexity_path(model),
         dtree.pruning.cost_complexity_steps: lambda: dtree.pruning.cost_complexity_steps(model),
-        dtree.pruning.weakest_links: lambda: dtree.pruning.weakest_links(model.tree_),
+        dtree.pruning.weakest_links: lambda: dtree.pruning.weakest_links(model.tree_.root),
         dtree.pruning.resubstitution_cost: lambda: dtree.pruning.resubstitution_cost(
-            model.tree_, 1.0),
+            model.tree_.root, 1.0),
         dtree.prune_cost_complexity: lambda: dtree.prune_cost_complexity(model, 0.05),
         dtree.prune_reduced_error: lambda: dtree.prune_reduced_error(model, X, y),
         dtree.prune_error_based: lambda: dtree.prune_error_based(model, X, y),
         dtree.prune_pessimistic: lambda: dtree.prune_pessimistic(model),
-        dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_, encoded),
-        dtree.tree.branches: lambda: dtree.tree.branches(model.tree_, encoded.T, rows),
-        dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_, encoded.T,
+        dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_.root, encoded),
+        dtree.tree.branches: lambda: dtree.tree.branches(model.tree_.root, encoded.T, rows),
+        dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_.root, encoded.T,
                                                                      rows),
-        dtree.tree.reach: lambda: list(reach(model.tree_, encoded.T)),
-        dtree.tree.copy_tree: lambda: dtree.tree.copy_tree(model.tree_),
+        dtree.tree.reach: lambda: list(reach(model.tree_.root, encoded.T)),
+        dtree.tree.copy_tree: lambda: dtree.tree.copy_tree(model.tree_.root),
         dtree.export_text: lambda: dtree.export_text(model),
         dtree.export_graphviz: lambda: dtree.export_graphviz(model, filled=True),
         # (its categorical splits have no scikit-learn layout)
         dtree.export.tree_arrays: lambda: pytest.raises(ValueError, dtree.export.tree_arrays,
                                                         model),
         dtree.leaf_table: lambda: dtree.leaf_table(model),
-        dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_,
+        dtree.export.leaf_summary: lambda: dtree.export.leaf_summary(model.tree_.root,
                                                                       model.classes_),
         dtree.plot_tree: lambda: plt.close(dtree.plot_tree(model).figure),
         dtree.rpart_nodes: lambda: dtree.rpart_nodes(model),
@@ -287,9 +287,9 @@ def test_no_public_function_changes_a_fitted_tree():
     }
     for function, call in calls.items():
         call()
-        assert pickle.dumps(model.tree_) == before, function.__name__
+        assert pickle.dumps(model.tree_.root) == before, function.__name__
         np.testing.assert_array_equal(model.predict_proba(X),
-                                      Layout(model.tree_).predict(encoded, "stop"))
+                                      Layout(model.tree_.root).predict(encoded, "stop"))
     # the other public functions take no fitted tree: numbers and arrays, or they grow a new one
     takes_no_tree = {dtree.tree.hand_down, dtree.grow.grow, dtree.pruning.added_errors,
                      dtree.splits.candidate_splits, dtree.best_threshold,
@@ -307,14 +307,14 @@ def test_an_edited_tree_is_laid_out_again():
     X, y, encoded = random_data(0)
     model = CARTClassifier().fit(X, y)
     before = model.predict_proba(X)
-    below = [node for node in model.tree_.walk() if node.children and node is not model.tree_]
+    below = [node for node in model.tree_.walk() if node.children and node is not model.tree_.root]
     make_leaf(below[0], "by hand")
     edited = model.predict_proba(X)
     assert not np.array_equal(edited, before)
-    np.testing.assert_array_equal(edited, Layout(model.tree_).predict(encoded, "stop"))
-    raise_branch(model.tree_, model.tree_.children[1])
+    np.testing.assert_array_equal(edited, Layout(model.tree_.root).predict(encoded, "stop"))
+    raise_branch(model.tree_.root, model.tree_.children[1])
     np.testing.assert_array_equal(model.predict_proba(X),
-                                  Layout(model.tree_).predict(encoded, "stop"))
+                                  Layout(model.tree_.root).predict(encoded, "stop"))
 
 
 def test_an_edit_lays_out_again_its_own_tree_only():
@@ -328,13 +328,13 @@ def test_an_edit_lays_out_again_its_own_tree_only():
     pruned = prune_pessimistic(model)
     assert pruned.get_n_leaves() < model.get_n_leaves()
     np.testing.assert_array_equal(pruned.predict_proba(X),
-                                  Layout(pruned.tree_).predict(encoded, "stop"))
+                                  Layout(pruned.tree_.root).predict(encoded, "stop"))
     np.testing.assert_array_equal(model.predict_proba(X), before)
     assert model._layout is layout
     pruned_layout = pruned._layout
     make_leaf(pruned.tree_.children[0], "by hand")
     np.testing.assert_array_equal(pruned.predict_proba(X),
-                                  Layout(pruned.tree_).predict(encoded, "stop"))
+                                  Layout(pruned.tree_.root).predict(encoded, "stop"))
     assert pruned._layout is not pruned_layout
     model.predict_proba(X), other.predict_proba(X)
     assert model._layout is layout and other._layout is others

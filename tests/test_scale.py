@@ -80,7 +80,7 @@ def test_deep_copy_is_independent(wm20):
     model = ID3Classifier().fit(X, y)
     twin = copy.deepcopy(model)
     twin.tree_.children[0].children.clear()
-    twin.tree_.value[0] = -1
+    twin.tree_.root.value[0] = -1
     assert export_text(model) == export_text(ID3Classifier().fit(X, y))
 
 
@@ -110,7 +110,7 @@ def test_id_like_column_splits_into_one_branch_per_value():
                       "half": np.where(np.arange(n) < n // 2, "low", "high")})
     y = np.arange(n) % 3
     model = ID3Classifier().fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     # every row its own pure branch: the gain of the id is the whole entropy of y
     assert root.feature == "id" and len(root.children) == n
     assert root.score == pytest.approx(H(6667, 6667, 6666), abs=1e-9)

@@ -604,7 +604,7 @@ def test_whole_tree_with_min_samples_leaf_as_rpart(method, seed, split, bucket):
     # a factor splits some node or is some node's surrogate
     assert fit.frame["var"].isin(["c1", "c2"]).any() or (fit.surrogates["ncat"].abs() > 1).any()
     classes = getattr(model, "classes_", None)
-    assert_same_tree_as_rpart(model.tree_, fit, classes)
+    assert_same_tree_as_rpart(model.tree_.root, fit, classes)
 
 
 def rpart_predictions(fit, nodes: np.ndarray, classes) -> np.ndarray:
@@ -656,7 +656,7 @@ def test_a_row_that_nothing_places_on_a_tie_stays_at_the_node():
     assert fit.splits["left"].tolist() == ["x1 < 4.5", "x2 < 3.5"]
     assert fit.leaf.tolist() == [2, 2, 2, 2, 3, 3, 3, 3, 1, 1]  # rows 8, 9 stay at the root
     model = CARTClassifier(min_samples_split=2).fit(X, y)
-    root = model.tree_
+    root = model.tree_.root
     assert [child.value.tolist() for child in root.children] == [[4, 0], [0, 4]]
     assert [child.n_samples for child in root.children] == [4, 4]
     assert_same_tree_as_rpart(root, fit, model.classes_)
@@ -682,7 +682,7 @@ def test_predict_goes_with_the_child_that_holds_more_rows_as_rpart():
     assert fit.frame["n"].tolist() == [11, 5, 4]
     assert fit.predicted[["node", "prob_a", "prob_b"]].to_numpy().tolist() == [[2, 1, 0]]
     model = CARTClassifier(min_samples_split=2).fit(X, y)
-    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_)
     np.testing.assert_allclose(model.predict_proba(new), [[1.0, 0.0]])
     # 9 rows with x1: 5 a go left (x1 < 4.6), 4 b right, so row 9 (nothing known) goes left
     # at fit; the surrogate x2 < 3.55 sends rows 10-12 (b) right: the children hold 6 and 7
@@ -696,5 +696,5 @@ def test_predict_goes_with_the_child_that_holds_more_rows_as_rpart():
     assert fit.leaf.tolist() == [2] * 5 + [3] * 4 + [2, 3, 3, 3]
     assert fit.predicted[["node", "prob_a", "prob_b"]].to_numpy().tolist() == [[3, 0, 1]]
     model = CARTClassifier(min_samples_split=2).fit(X, y)
-    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_)
     np.testing.assert_allclose(model.predict_proba(new), [[0.0, 1.0]])

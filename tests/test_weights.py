@@ -69,7 +69,7 @@ def test_weights_scaled_by_a_power_of_two_grow_the_same_tree(name, scale, seed):
     assert given.tree_.weighted_n_samples == pytest.approx(w.sum(), rel=1e-12)  # user units
     # the scaled tree counts w * scale in units of the rescaling
     unit = scale / rescaled_unit((w * scale).max())
-    assert_same_tree(scaled.tree_, given.tree_, unit, exact=True)
+    assert_same_tree(scaled.tree_.root, given.tree_.root, unit, exact=True)
     predict = "predict" if "Regressor" in name else "predict_proba"
     np.testing.assert_array_equal(getattr(scaled, predict)(X), getattr(given, predict)(X))
 
@@ -96,7 +96,7 @@ def test_tiny_equal_weights_grow_the_unweighted_tree(name, seed):
     plain = ESTIMATORS[name]().set_params(max_depth=2).fit(X, y)
     tiny = ESTIMATORS[name]().set_params(max_depth=2).fit(X, y,
                                                           sample_weight=np.full(len(y), 1e-200))
-    assert_same_tree(tiny.tree_, plain.tree_, 1e-200 / 2.0 ** -665, exact=False)
+    assert_same_tree(tiny.tree_.root, plain.tree_.root, 1e-200 / 2.0 ** -665, exact=False)
     predict = "predict" if "Regressor" in name else "predict_proba"
     np.testing.assert_allclose(getattr(tiny, predict)(X), getattr(plain, predict)(X),
                                rtol=1e-12, atol=1e-14)
