@@ -32,7 +32,7 @@ def test_a_light_side_is_refused_by_hand():
     # with min_samples_leaf=2 the rows block it too: the first rule tried names it
     both = CARTClassifier(min_weight_fraction_leaf=0.15, min_samples_leaf=2).fit(
         X, y, sample_weight=w)
-    assert both.tree_.threshold == 1.5
+    assert both.tree_.root.threshold == 1.5
     assert both.tree_.children[0].stop_reason == "min_samples_leaf"
     # 0.1 asks exactly 1: the lone row of class 0 is allowed again (>=, as scikit-learn)
     assert CARTClassifier(min_weight_fraction_leaf=0.1).fit(

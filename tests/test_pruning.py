@@ -471,7 +471,7 @@ def test_rows_that_stay_at_a_node_count_as_in_rpart():
     assert sum(map(sum, stay.values())) > 0  # some rows stay below the root
     fit = rpart("y ~ x1 + x2 + x3", X.assign(y=y),
                 control={"cp": -1, "xval": 0, "maxcompete": 0, "minsplit": 2, "minbucket": 1})
-    assert_same_tree_as_rpart(model.tree_, fit, model.classes_)
+    assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_)
     path = cost_complexity_path(model, cost="error")
     root_error = path.impurities[-1]
     for _, row in fit.cptable.iterrows():  # rpart's pruned tree at each CP (-1: the full tree)
