@@ -34,7 +34,7 @@ from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
 from .sktree import Tree, impurity_decreases, leaf_ids, node_indicator
-from .tree import PREDICT_MISSING, Layout, Node, most_probable
+from .tree import PREDICT_MISSING, Layout, Node, level_ties, most_probable
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
@@ -360,7 +360,8 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         """``pruning="validation"``: pre-prune the grown tree in place on the training rows
         held out of growing (``_holdout``); returns the log."""
         return _prune_on_validation(tree, matrix[holdout], targets[holdout].astype(np.int64),
-                                    len(classes), self.predict_missing)
+                                    len(classes), self.predict_missing,
+                                    self._decision_loss(len(classes)))
 
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
                              validation_data) -> pd.DataFrame:
@@ -368,7 +369,13 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         if not (isinstance(validation_data, (tuple, list)) and len(validation_data) == 2):
             raise ValueError("validation_data must be a pair (X_val, y_val)")
         X_val, y_val = self._encode(*validation_data, features, classes)
-        return _prune_on_validation(tree, X_val, y_val, len(classes), self.predict_missing)
+        return _prune_on_validation(tree, X_val, y_val, len(classes), self.predict_missing,
+                                    self._decision_loss(len(classes)))
+
+    def _decision_loss(self, n_classes: int) -> np.ndarray | None:
+        """The loss matrix by which the model names a class (:func:`dtree.tree.most_probable`),
+        or None: the most probable class."""
+        return None
 
     def _holdout(self, targets: np.ndarray) -> np.ndarray | None:
         """For the pruners that judge on held-out rows (``pruning="reduced_error"`` or
@@ -413,8 +420,10 @@ class _TreeClassifier(ClassifierMixin, _Tree):
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
-        X is read as at fit; see ``fit``."""
-        return self._predict_values(X)
+        A probability within round-off of its row's largest is returned equal to it
+        (:func:`dtree.tree.level_ties`), so that ``predict`` is ``classes_[argmax]`` of these
+        very numbers, the first class on a tie. X is read as at fit; see ``fit``."""
+        return level_ties(self._predict_values(X))
 
     def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """The natural logarithm of ``predict_proba`` (-inf for a probability of 0)."""
@@ -422,9 +431,9 @@ class _TreeClassifier(ClassifierMixin, _Tree):
             return np.log(self.predict_proba(X))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The most probable class of each row (the first in ``classes_`` on a tie, up to
-        round-off: :func:`dtree.tree.most_probable`)."""
-        proba = self.predict_proba(X)
+        """The most probable class of each row, ``classes_[np.argmax(predict_proba(X))]``: the
+        first in ``classes_`` on a tie, up to round-off (:func:`dtree.tree.most_probable`)."""
+        proba = self.predict_proba(X)  # first: NotFittedError before classes_ is looked up
         return self.classes_[most_probable(proba)]
 
 
@@ -1118,6 +1127,12 @@ class CARTClassifier(_CART, _TreeClassifier):
                              f"{self.ccp_alpha} would prune it again; choose one")
         return self._prune_on_holdout(tree, classes, matrix, targets, holdout)
 
+    def _decision_loss(self, n_classes: int) -> np.ndarray | None:
+        """With priors or a loss, the loss matrix (``loss_`` once fitted), else None."""
+        if self.priors is None and self.loss is None:
+            return None
+        return self._priors_and_loss(np.ones(n_classes))[1]
+
     def _priors_and_loss(self, class_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """pi (the given priors, or the classes' shares of ``class_weight``) and L (the given
         loss, or 0-1), after checking them as rpart does (``R/rpart.class.R``)."""
@@ -1188,14 +1203,15 @@ class CARTClassifier(_CART, _TreeClassifier):
     fit.__doc__ = _Tree.fit.__doc__
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The class of least expected loss, sum_j loss_[j, i] p(j|t), of each row (the first
-        in ``classes_`` on a tie, up to round-off); without priors and loss, the most probable
-        class. X is read as at fit; see ``fit``."""
+        """The class of least expected loss, sum_j loss_[j, i] p(j|t), of each row, p being
+        ``predict_proba`` (the first in ``classes_`` on a tie, up to round-off:
+        :func:`dtree.tree.most_probable`); without priors and loss, the most probable class,
+        ``classes_[np.argmax(predict_proba(X))]``. With priors or a loss it is not always the
+        most probable class (rpart's rule). X is read as at fit; see ``fit``."""
         check_is_fitted(self, "tree_")
         if self.costs_ is None:
             return super().predict(X)
-        expected = self.predict_proba(X) @ self.loss_
-        return self.classes_[most_probable(-expected)]
+        return self.classes_[most_probable(self.predict_proba(X), self.loss_)]
 
 
 class CARTRegressor(_CART, _TreeRegressor):

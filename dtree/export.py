@@ -40,11 +40,10 @@ def decision_loss(model) -> np.ndarray | None:
 
 
 def predicted_class(node: Node, classes: np.ndarray, loss: np.ndarray | None = None):
-    """The class a node predicts: the most probable (the first in ``classes`` on a tie), or
-    with a ``loss`` matrix the one of least expected loss, sum_j loss[j, i] p(j|t)."""
-    if loss is not None:
-        return classes[int(most_probable(-(node.prediction @ loss)[None])[0])]
-    return classes[int(np.argmax(node.prediction))]
+    """The class a node predicts, as :func:`dtree.tree.most_probable` names it: the most
+    probable (the first in ``classes`` on a tie, up to round-off), or with a ``loss`` matrix
+    the one of least expected loss, sum_j loss[j, i] p(j|t)."""
+    return classes[int(most_probable(node.prediction, loss))]
 
 
 def class_counts(node: Node, classes: np.ndarray, sep: str = " ") -> list[str]:
@@ -248,7 +247,7 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
             if class_names:
                 text.append(f"class = {predicted_class(node, classes, loss)}")
         label = "\\n".join(_dot_escape(t) for t in text)
-        colour = f', fillcolor="{_fill(node, classes, low, high)}"' if filled else ""
+        colour = f', fillcolor="{_fill(node, classes, low, high, loss)}"' if filled else ""
         lines.append(f'{ids[id(node)]} [label="{label}"{colour}] ;')
         if not stub:
             lines += [f'{ids[id(node)]} -> {ids[id(child)]} [label="{_dot_escape(branch)}"] ;'
@@ -261,8 +260,9 @@ def _dot_escape(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _fill(node: Node, classes, low, high) -> str:
-    """A box's colour, #rrggbbaa: the predicted class's colour (matplotlib's tab10 cycle), as
+def _fill(node: Node, classes, low, high, loss: np.ndarray | None = None) -> str:
+    """A box's colour, #rrggbbaa: the predicted class's colour (matplotlib's tab10 cycle;
+    :func:`dtree.tree.most_probable`, by ``loss`` if the model names its classes by one), as
     opaque as the node is pure; for a regressor one colour, as opaque as the prediction is
     high within [low, high]."""
     from matplotlib.colors import to_hex
@@ -272,7 +272,7 @@ def _fill(node: Node, classes, low, high) -> str:
         strength = 0.0 if high == low else (node.prediction[0] - low) / (high - low)
     else:
         k = len(classes)
-        best = int(np.argmax(node.prediction))
+        best = int(most_probable(node.prediction, loss))
         colour = colormaps["tab10"](best % 10)
         strength = 1.0 if k == 1 else max(0.0, (float(node.prediction[best]) - 1 / k)
                                           / (1 - 1 / k))

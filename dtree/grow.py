@@ -26,7 +26,7 @@ from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate_search, find_surrogates,
                          majority_side)
-from .tree import SPREAD, Node, branches, larger_branch, make_leaf, value_branches
+from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -53,9 +53,6 @@ STOP_REASONS = {
     "pessimistic": "e(t) + 1/2 is within z standard errors of its subtree's (Quinlan 1987)",
 }
 
-#: two scores closer than this are a tie, broken by the attributes' priority
-TIE_TOLERANCE = dict(rtol=1e-9, atol=1e-12)
-_RTOL, _ATOL = TIE_TOLERANCE["rtol"], TIE_TOLERANCE["atol"]  # as the kernels read them
 #: a node of at most this many rows is grown, with its whole subtree, by one call to the
 #: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
 #: 0 never. The same tree either way; the per-node Python work is what it saves.
@@ -78,9 +75,10 @@ class SplitRules:
 
     ``gain_filter="average"`` lets only the attributes whose gain is at least the average gain
     compete (C4.5's heuristic; Quinlan 1993; Zhou 2016, p. 78): the average is over the
-    candidates, the attributes that can split the node, and a gain within ``TIE_TOLERANCE`` of
-    it passes. ``min_samples_leaf``: a split is allowed only if every branch that receives rows
-    receives at least this many (a row with a missing value counts in every branch it enters).
+    candidates, the attributes that can split the node, and a gain that ties with it
+    (:func:`dtree.tree.ties`) passes. ``min_samples_leaf``: a split is allowed only if every
+    branch that receives rows receives at least this many (a row with a missing value counts
+    in every branch it enters).
 
     ``j48=True`` makes these choices as Weka's J48 (C4.5 Release 8; Quinlan 1996) does:
     ``min_samples_leaf`` is its minimum weight ``-M`` in at least two branches (and in both
@@ -359,10 +357,10 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     split = np.flatnonzero(reason == 0)
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
-    for k, row, ties in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
+    for k, row, tied_here in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
         made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
-        if sum(ties) > 1:
-            made[k].ties = tuple(itertools.compress(names, ties))
+        if sum(tied_here) > 1:
+            made[k].ties = tuple(itertools.compress(names, tied_here))
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
@@ -396,7 +394,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     value missing, CART's binary splits (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
-    :func:`dtree.kernels.score_attributes` (ties within ``TIE_TOLERANCE`` to the lowest
+    :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
     ``priority``) unless its decrease is below ``min_impurity_decrease``; its surrogates are
     searched (``max_surrogates`` -1 for none) and its rows handed down by
     :func:`dtree.kernels.partition`. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
@@ -456,7 +454,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         chosen, n_tied = -1, 0
         for a in range(len(attrs)):
-            if allowed[a] and best - gain[a] <= _ATOL + _RTOL * abs(best):
+            if allowed[a] and ties(gain[a], best):
                 tied[k, attrs[a]] = True
                 n_tied += 1
                 if chosen < 0 or priority[attrs[a]] < priority[attrs[chosen]]:
@@ -464,7 +462,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         decrease = gain[chosen]
         if weighted_decrease:
             decrease *= weight[k] / total_weight
-        if min_impurity_decrease - decrease > _ATOL + _RTOL * abs(min_impurity_decrease):
+        if not ties(decrease, min_impurity_decrease):
             reason[k] = 8
             continue
         j = attrs[chosen]
@@ -607,8 +605,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     if rules.j48 and best <= kernels.J48_EPSILON:
         node.stop_reason = "no_gain"
         return None
-    tolerance = _tie_tolerance(best)
-    tied = [k for k in competing if best - found.scores[k] <= tolerance]
+    tied = [k for k in competing if ties(found.scores[k], best)]
     chosen = (tied[0] if len(tied) == 1 else
               min(tied, key=lambda k: priority[found.features[k]]))
     if len(tied) > 1:
@@ -616,7 +613,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     decrease = found.gains[chosen]
     if stopping.weighted_decrease:
         decrease *= node.weighted_n_samples / data.total_weight
-    if not _at_least(decrease, stopping.min_impurity_decrease):
+    if not ties(decrease, stopping.min_impurity_decrease):
         node.stop_reason = "min_impurity_decrease"
         return None
     return found.split(chosen), found.gains[chosen]
@@ -658,9 +655,9 @@ def _candidates(rows, weights, order, available, data, rules, draw
 
 def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[int]:
     """The candidates that compete on score: all of them, or with ``gain_filter="average"``
-    those whose gain is at least the average gain (up to ``TIE_TOLERANCE``). J48 averages only
-    over the attributes with fewer than 0.3 x (training rows) categories (unless none has), and
-    lets a gain pass that is at most 1e-3 below the average."""
+    those whose gain is at least the average gain, up to round-off (:func:`dtree.tree.ties`).
+    J48 averages only over the attributes with fewer than 0.3 x (training rows) categories
+    (unless none has), and lets a gain pass that is at most 1e-3 below the average."""
     everyone = range(len(found.gains))
     if rules.gain_filter is None:
         return list(everyone)
@@ -674,17 +671,7 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
     average = sum(found.gains[k] for k in counted) / len(counted)
     if rules.j48:
         return [k for k in everyone if found.gains[k] >= average - 1e-3]
-    return [k for k in everyone if _at_least(found.gains[k], average)]
-
-
-def _at_least(value: float, reference: float) -> bool:
-    """value >= reference, up to ``TIE_TOLERANCE`` (equal scores are ties)."""
-    return reference - value <= _tie_tolerance(reference)
-
-
-def _tie_tolerance(reference: float) -> float:
-    """How far below ``reference`` a value still ties with it (``TIE_TOLERANCE``)."""
-    return TIE_TOLERANCE["atol"] + TIE_TOLERANCE["rtol"] * abs(reference)
+    return [k for k in everyone if ties(found.gains[k], average)]
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,

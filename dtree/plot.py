@@ -25,7 +25,7 @@ from matplotlib.textpath import TextToPath
 from ._validation import check_integer
 from .export import (STUB, class_counts, decision_loss, fitted_tree, is_stub, predicted_class,
                      weight_text)
-from .tree import Node
+from .tree import Node, most_probable
 
 __all__ = ["plot_tree"]
 
@@ -200,16 +200,18 @@ def _fitting_fontsize(root: Node, text: Callable[[Node, bool], str], fontsize: f
     return low
 
 
-def _frame(box: _Box, classified: bool, filled: bool = False) -> dict:
+def _frame(box: _Box, classified: bool, filled: bool = False,
+           loss: np.ndarray | None = None) -> dict:
     """A test's box is white (with ``filled``, coloured as a leaf), a leaf's is coloured by its
-    class, a stub's is grey and dashed."""
+    class (:func:`dtree.tree.most_probable`, by ``loss`` if the model names its classes by
+    one), a stub's is grey and dashed."""
     if box.stub:
         fill = "0.93"
     elif not box.node.is_leaf and not filled:
         fill = "white"
     else:
-        fill = plt.get_cmap("Pastel1")(int(np.argmax(box.node.prediction)) % 9) if classified \
-            else "0.9"
+        fill = plt.get_cmap("Pastel1")(int(most_probable(box.node.prediction, loss)) % 9) \
+            if classified else "0.9"
     return dict(boxstyle=f"round,pad={BOX_PAD}", fc=fill, ec="0.3", ls="--" if box.stub else "-")
 
 
@@ -316,7 +318,8 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
                     fontsize=fontsize, color="0.2", zorder=3,
                     bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
         ax.text(box.x, box.y, box.text, ha="center", va="center", fontsize=fontsize, zorder=4,
-                linespacing=LINE, color="black", bbox=_frame(box, classes is not None, filled))
+                linespacing=LINE, color="black",
+                bbox=_frame(box, classes is not None, filled, decision_loss(model)))
     ax.set_xlim(0, width)
     ax.set_ylim(-height, 0)
     ax.set_axis_off()

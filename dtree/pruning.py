@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
 from .jit import kernel, pick
+from .export import decision_loss
 from .kernels import branch_of
 from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
@@ -330,14 +331,15 @@ class _Votes:
 
     A row's class probabilities are the sum, over the nodes where shares of it end, of share x
     the node's prediction (:func:`dtree.tree.reach`, which follows ``predict_missing``), and its
-    class the most probable (:func:`dtree.tree.most_probable`). Without missing values a row ends
-    at one leaf, and a node's correct rows as a leaf are its rows of its majority class."""
+    class the one :func:`dtree.tree.most_probable` names (with ``loss``, as a CART with priors or
+    a loss predicts). Without missing values a row ends at one leaf, and a node's correct rows
+    as a leaf are its rows of its predicted class."""
 
     def __init__(self, root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
-                 predict_missing: str, whole_tree: bool = True):
+                 predict_missing: str, whole_tree: bool = True, loss: np.ndarray | None = None):
         """The predictions of the tree below ``root`` (``whole_tree=False``: of the root
         alone) for the rows of ``X`` (encoded), whose class codes are ``y`` (-1: unseen)."""
-        self.y = y
+        self.y, self.loss = y, loss
         self.paths = {id(node): (rows, shares, ends)
                       for node, rows, shares, ends in reach(root, X.T, predict_missing)}
         self.proba = np.zeros((len(y), n_classes))
@@ -346,7 +348,7 @@ class _Votes:
             (root, True)]
         self.correct = 0
         self.change([], start, root, apply=True)
-        self.correct = int(np.sum(most_probable(self.proba) == y))
+        self.correct = int(np.sum(most_probable(self.proba, loss) == y))
 
     def change(self, before: list[tuple[Node, bool]], after: list[tuple[Node, bool]],
                top: Node, apply: bool = False) -> int:
@@ -366,8 +368,8 @@ class _Votes:
                           sign * shares[kept, None] * node.prediction[None, :])
         proba = self.proba[rows] + self._scratch[rows]
         self._scratch[rows] = 0.0
-        gain = int(np.sum(most_probable(proba) == self.y[rows])
-                   - np.sum(most_probable(self.proba[rows]) == self.y[rows]))
+        gain = int(np.sum(most_probable(proba, self.loss) == self.y[rows])
+                   - np.sum(most_probable(self.proba[rows], self.loss) == self.y[rows]))
         if apply:
             self.proba[rows] = proba
             self.correct += gain
@@ -378,14 +380,14 @@ LOG_COLUMNS = ["node", "test", "depth", "accuracy as a leaf", "accuracy split", 
 
 
 def _prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
-                         predict_missing: str) -> pd.DataFrame:
+                         predict_missing: str, loss: np.ndarray | None = None) -> pd.DataFrame:
     """Validation-based pre-pruning (Zhou 2016, sec. 4.3.1), in place: the tree is unfolded
     level by level from the root, and a node keeps its split only if the whole tree's
     validation accuracy with the node split into leaves is strictly higher than with the node
     a leaf; otherwise it becomes a leaf (stop reason "validation"). Accuracy is that of the
-    classes the model predicts (:class:`_Votes`). Returns the log of the nodes examined (see
-    ``LOG_COLUMNS``)."""
-    votes = _Votes(root, X, y, n_classes, predict_missing, whole_tree=False)
+    classes the model predicts (:class:`_Votes`, by ``loss`` if the model names a class by
+    one). Returns the log of the nodes examined (see ``LOG_COLUMNS``)."""
+    votes = _Votes(root, X, y, n_classes, predict_missing, whole_tree=False, loss=loss)
     total = max(len(y), 1)
     number = {id(node): i for i, node in enumerate(root.walk())}
     rows, queue = [], [root]
@@ -409,10 +411,11 @@ def _prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray, n_classes: in
 
 
 def _reduced_error(root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
-                   predict_missing: str, prune_on_tie: bool) -> pd.DataFrame:
+                   predict_missing: str, prune_on_tie: bool,
+                   loss: np.ndarray | None = None) -> pd.DataFrame:
     """Reduced-error pruning of the tree below ``root``, in place, on the encoded validation
     rows ``X`` with class codes ``y`` (see :func:`prune_reduced_error`); returns the log."""
-    votes = _Votes(root, X, y, n_classes, predict_missing)
+    votes = _Votes(root, X, y, n_classes, predict_missing, loss=loss)
     total = max(len(y), 1)
     number = {id(node): i for i, node in enumerate(root.walk())}
     order = [root]
@@ -470,7 +473,7 @@ def prune_reduced_error(model, X_val, y_val, prune_on_tie: bool = False):
     pruned = _fitted_copy(model, "reduced-error pruning counts correct answers")
     X, y = pruned.encode(X_val, y_val)
     log = _reduced_error(pruned._root, X, y, len(pruned.classes_), pruned.predict_missing,
-                         prune_on_tie)
+                         prune_on_tie, decision_loss(model))
     return _finish(pruned, model, log, "prune_reduced_error(X_val, y_val, "
                                        f"prune_on_tie={prune_on_tie})")
 

@@ -11,18 +11,22 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernels
-from .jit import pick
+from .jit import kernel, pick
 from .surrogates import Surrogate, surrogate_sides
 
 __all__ = ["Node", "Layout", "Arrays", "PREDICT_MISSING", "predict_values", "branches",
-           "value_branches", "hand_down", "reach", "most_probable", "copy_tree", "make_leaf",
-           "raise_branch", "SPREAD", "STAY"]
+           "value_branches", "hand_down", "reach", "ties", "level_ties", "most_probable",
+           "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY", "TIE_RTOL",
+           "TIE_ATOL"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 #: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
 #: the row stays at the node
 SPREAD, STAY = -1, -2
+#: how far below a reference value another still ties with it (:func:`ties`): relative to the
+#: reference, and absolute near 0
+TIE_RTOL, TIE_ATOL = 1e-9, 1e-12
 
 
 @dataclass(eq=False, repr=False, slots=True)
@@ -544,11 +548,10 @@ def larger_branch(n_samples) -> int | None:
 
 
 def most_frequent_branch(fractions: np.ndarray) -> int:
-    """The branch with the largest training fraction: the first within round-off of it
-    (``dtree.grow.TIE_TOLERANCE``)."""
+    """The branch with the largest training fraction: the first that :func:`ties` with it."""
     values = fractions.tolist()
     largest = max(values)
-    return next(b for b, f in enumerate(values) if f >= largest - (1e-12 + 1e-9 * largest))
+    return next(b for b, f in enumerate(values) if ties(f, largest))
 
 
 def hand_down(branch: np.ndarray, rows: np.ndarray, weights: np.ndarray, shares: np.ndarray,
@@ -590,15 +593,35 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
                                                            reversed(parts)) if len(part[0]))
 
 
-def most_probable(proba: np.ndarray) -> np.ndarray:
-    """Each row's most probable class (its column in ``proba``): the first of those within
-    round-off (1e-9) of the largest, so that a tie is a tie however the sum was ordered."""
-    by_class = np.ascontiguousarray(proba.T)  # a row per class: passes along, not across, rows
-    near = by_class.max(axis=0) - 1e-9
-    best = np.full(len(proba), len(by_class) - 1)
-    for k in range(len(by_class) - 2, -1, -1):  # of the classes near the largest, the first
-        best[by_class[k] >= near] = k
-    return best
+@kernel(inline=True)
+def ties(value, reference):
+    """Whether ``value`` is as large as ``reference`` up to round-off,
+    reference - value <= TIE_ATOL + TIE_RTOL abs(reference) (numbers or arrays): the library's
+    one tie rule, for the scores of splits, branch fractions, class probabilities and expected
+    losses. Two sums of the same numbers in another order, or 0.3 and 0.1 + 0.2, tie."""
+    return reference - value <= TIE_ATOL + TIE_RTOL * abs(reference)
+
+
+def level_ties(scores: np.ndarray) -> np.ndarray:
+    """``scores`` (a row per sample, a column per class; or a single row) with every value
+    that :func:`ties` with the largest of its row set to that largest, so that a tie is one in
+    the numbers too and ``np.argmax`` takes the first of the tied columns. A value moves by
+    round-off at most (TIE_ATOL + TIE_RTOL x the largest)."""
+    largest = scores[..., 0].copy()
+    for k in range(1, scores.shape[-1]):  # column by column: faster than max(axis=-1)
+        np.maximum(largest, scores[..., k], out=largest)
+    largest = largest[..., None]
+    return np.where(ties(scores, largest), largest, scores)
+
+
+def most_probable(proba: np.ndarray, loss: np.ndarray | None = None) -> np.ndarray:
+    """The class, as a column of ``proba``, that each row of ``proba`` predicts (one row, a
+    node's ``prediction``: its class): the most probable, or with a ``loss`` matrix (rows true
+    classes) the one of least expected loss, sum_j loss[j, i] p_j (rpart's rule; Breiman et al.
+    1984, sec. 4.4); the first of those that tie (:func:`ties`). The library's one rule for the
+    class of a row or a node: ``predict``, the pruners' votes, the printouts and the plots."""
+    scores = proba if loss is None else -(proba @ loss)
+    return np.argmax(level_ties(scores), axis=-1)
 
 
 # ------------------------------------------------------------------ editing a tree
@@ -860,6 +883,6 @@ def _most_frequent(fractions: np.ndarray, first_child: np.ndarray, n_children: n
     shares = fractions[np.repeat(first_child[opened], counts) + within]
     block = np.cumsum(counts) - counts
     largest = np.repeat(np.maximum.reduceat(shares, block), counts)
-    near = shares >= largest - (1e-12 + 1e-9 * largest)
+    near = ties(shares, largest)
     branch[opened] = np.minimum.reduceat(np.where(near, within, counts.max()), block)
     return branch

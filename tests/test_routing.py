@@ -288,10 +288,11 @@ def test_no_public_function_changes_a_fitted_tree():
     for function, call in calls.items():
         call()
         assert pickle.dumps(model.tree_.root) == before, function.__name__
-        np.testing.assert_array_equal(model.predict_proba(X),
-                                      Layout(model.tree_.root).predict(encoded, "stop"))
+        np.testing.assert_array_equal(model.predict_proba(X), dtree.tree.level_ties(
+            Layout(model.tree_.root).predict(encoded, "stop")))
     # the other public functions take no fitted tree: numbers and arrays, or they grow a new one
-    takes_no_tree = {dtree.tree.hand_down, dtree.grow.grow, dtree.pruning.added_errors,
+    takes_no_tree = {dtree.tree.hand_down, dtree.tree.ties, dtree.tree.level_ties,
+                     dtree.grow.grow, dtree.pruning.added_errors,
                      dtree.splits.candidate_splits, dtree.best_threshold,
                      dtree.surrogates.find_surrogates, dtree.surrogates.majority_side,
                      dtree.surrogates.surrogate_sides, dtree.entropy, dtree.gini,
