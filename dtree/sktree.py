@@ -120,6 +120,11 @@ def impurity_decreases(root: Node, n_features: int) -> np.ndarray:
     return decrease
 
 
+def _column(name: str, doc: str) -> property:
+    """A read-only attribute of :class:`Tree`: its array ``name`` of :class:`TreeArrays`."""
+    return property(lambda self: getattr(self._arrays, name), doc=doc)
+
+
 class Tree:
     """CART's ``tree_``: the fitted binary tree, answering scikit-learn's ``Tree`` interface
     (``sklearn.tree._tree.Tree``) for code written for scikit-learn's trees (tree walkers,
@@ -164,23 +169,16 @@ class Tree:
             self._cache = Layout(self.root), binary_arrays(self.root)
         return self._cache[1]
 
-    children_left = property(lambda self: self._arrays.children_left,
-                             doc="Each node's left child (``<= threshold``); -1 for a leaf.")
-    children_right = property(lambda self: self._arrays.children_right,
-                              doc="Each node's right child; -1 for a leaf.")
-    feature = property(lambda self: self._arrays.feature,
-                       doc="Each node's tested column (of X at fit); -2 for a leaf.")
-    threshold = property(lambda self: self._arrays.threshold,
-                         doc="Each node's threshold; -2 for a leaf.")
-    value = property(lambda self: self._arrays.value,
-                     doc="Each node's class shares or mean, shape (node_count, 1, n_classes).")
-    impurity = property(lambda self: self._arrays.impurity, doc="Each node's impurity.")
-    n_node_samples = property(lambda self: self._arrays.n_node_samples,
-                              doc="Each node's training rows.")
-    weighted_n_node_samples = property(lambda self: self._arrays.weighted_n_node_samples,
-                                       doc="Each node's training weight.")
-    missing_go_to_left = property(lambda self: self._arrays.missing_go_to_left,
-                                  doc="1 where a missing value goes left, else 0.")
+    children_left = _column("children_left",
+                            "Each node's left child (``<= threshold``); -1 for a leaf.")
+    children_right = _column("children_right", "Each node's right child; -1 for a leaf.")
+    feature = _column("feature", "Each node's tested column (of X at fit); -2 for a leaf.")
+    threshold = _column("threshold", "Each node's threshold; -2 for a leaf.")
+    value = _column("value", "Each node's class shares or mean, shape (node_count, 1, n_classes).")
+    impurity = _column("impurity", "Each node's impurity.")
+    n_node_samples = _column("n_node_samples", "Each node's training rows.")
+    weighted_n_node_samples = _column("weighted_n_node_samples", "Each node's training weight.")
+    missing_go_to_left = _column("missing_go_to_left", "1 where a missing value goes left, else 0.")
 
     @property
     def node_count(self) -> int:
