@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
@@ -33,6 +33,7 @@ from ._validation import (FLAG, AtFit, Feature, Features, Integer, Interval, One
 from .grow import SplitRules, StoppingRules, grow
 from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
                       _prune_to_alpha, _reduced_error, weakest_links)
+from .report import cp_table
 from .sktree import Tree, impurity_decreases, leaf_ids, node_indicator
 from .tree import PREDICT_MISSING, Layout, Node, level_ties, most_probable
 
@@ -813,6 +814,19 @@ class _TreeRegressor(RegressorMixin, _Tree):
         return self._predict_values(X)[:, 0]
 
 
+#: the rules by which CART's ``ccp_alpha`` is chosen by cross-validation (rpart's cptable)
+CCP_RULES = ("1se", "min")
+
+
+class _Alpha:
+    """``ccp_alpha``: a number >= 0, or one of ``CCP_RULES``."""
+
+    def __call__(self, value, name: str) -> float | str:
+        if isinstance(value, str):
+            return OneOf(CCP_RULES)(value, name)
+        return Interval(0)(value, name)
+
+
 class _CART(_Tree):
     """CART (Breiman et al. 1984): binary splits. What the classifier and the regressor share.
 
@@ -831,7 +845,7 @@ class _CART(_Tree):
         **{name: rule for name, rule in _Tree._parameters.items()
            if name not in ("purity_threshold", "predict_missing")},  # fixed for CART
         "min_samples_split": Rows(2), "min_samples_leaf": Rows(1, below_one=True),
-        "min_weight_fraction_leaf": Interval(0, 0.5), "ccp_alpha": Interval(0),
+        "min_weight_fraction_leaf": Interval(0, 0.5), "ccp_alpha": _Alpha(), "cv": AtFit(),
         "max_surrogates": Integer(0), "missing_penalty": FLAG,
         "missing": OneOf(("surrogate", "learn")),
         "max_features": Features(), "max_leaf_nodes": Integer(2, none=True),
@@ -863,6 +877,45 @@ class _CART(_Tree):
         """Prune to ``ccp_alpha``: the smallest subtree minimising C_alpha."""
         if self.ccp_alpha > 0:
             _prune_to_alpha(tree, self.ccp_alpha)
+
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None,
+            validation_data: tuple | None = None):
+        if not isinstance(self.ccp_alpha, str):
+            super().fit(X, y, sample_weight, validation_data)
+            for chosen in ("ccp_alpha_", "cp_table_"):  # from an earlier fit by a rule
+                self.__dict__.pop(chosen, None)
+            return self
+        rule = check_params(self, self._parameters).ccp_alpha
+        if validation_data is not None or getattr(self, "pruning", None) is not None:
+            raise ValueError(f"validation pre-prunes the tree: ccp_alpha={rule!r} would prune "
+                             "it again; choose one")
+        if getattr(self, "priors", None) is not None or getattr(self, "loss", None) is not None:
+            raise ValueError(f"ccp_alpha={rule!r} cross-validates the misclassification rate; "
+                             "with priors or a loss use cost-complexity pruning by the risk: "
+                             "dtree.pruning.prune_cost_complexity(model, alpha, cost='error')")
+        if getattr(self, "criterion", None) == "absolute_error":
+            raise ValueError(f"ccp_alpha={rule!r} cross-validates the squared error (rpart's "
+                             "anova): it needs criterion='squared_error'")
+        grown = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight)
+        table = cp_table(grown, X, y, sample_weight, folds=self.cv,
+                         random_state=self.random_state)
+        best = int(np.argmin(table["xerror"]))  # the first (smallest tree) of the least
+        row = best if rule == "min" else int(np.argmax(
+            table["xerror"] <= table["xerror"][best] + table["xstd"][best]))
+        cost = "error" if hasattr(grown, "classes_") else "impurity"  # as cp_table's
+        root_risk = weakest_links(grown.tree_, cost)[0].impurities[-1]
+        alpha = float(table["CP"][row] * root_risk)
+        _prune_to_alpha(grown.tree_, alpha, cost)
+        grown._layout = Layout(grown.tree_)
+        params = self.get_params()
+        for earlier in ("pruning_log_", "pruned_by_"):
+            self.__dict__.pop(earlier, None)
+        self.__dict__.update({name: value for name, value in vars(grown).items()
+                              if name not in params})
+        self.ccp_alpha_, self.cp_table_ = alpha, table
+        return self
+
+    fit.__doc__ = _Tree.fit.__doc__
 
     def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike,
                                      sample_weight: ArrayLike | None = None) -> PruningPath:
@@ -933,10 +986,20 @@ class CARTClassifier(_CART, _TreeClassifier):
     min_impurity_decrease : float, default=0.0
         A node is split only if (W_t / W) times the impurity decrease reaches this
         (scikit-learn's definition).
-    ccp_alpha : float, default=0.0
+    ccp_alpha : float, "1se" or "min", default=0.0
         Cost-complexity pruning after growing: the smallest subtree minimising
         R(T) + ccp_alpha n(T), n(T) its number of leaves (see ``dtree.pruning``); 0 keeps the
         full tree.
+    cv : int or array-like of shape (n_samples,), default=10
+        With ``ccp_alpha="1se"`` or ``"min"``, ``fit`` chooses alpha by rpart's
+        cross-validation (``dtree.cp_table``), for the cost rpart prunes by (the misclassified
+        share of the weight; a regressor's squared error): "min" the tree of least xerror,
+        "1se" the smallest tree whose xerror is at most that least xerror plus its xstd
+        (Breiman et al. 1984, sec. 3.4.3); refused with priors, a loss, validation pruning or
+        ``criterion="absolute_error"``. ``cv`` is the number of folds, rows drawn at random
+        with ``random_state`` into groups of nearly equal size, not stratified (rpart's
+        ``xval``), or each training row's fold id (e.g. R's). Ignored for a numeric
+        ``ccp_alpha``.
     max_surrogates : int, default=5
         How many surrogate splits each node keeps (R's rpart's ``maxsurrogate``). A split is
         chosen on the rows that have the tested value; its decrease counts their weight only,
@@ -1045,6 +1108,11 @@ class CARTClassifier(_CART, _TreeClassifier):
     pruning_log_ : pandas.DataFrame
         The nodes the validation pruning examined (``pruning="validation"`` or
         ``validation_data``); only after it.
+    ccp_alpha_ : float
+        The alpha the rule of ``ccp_alpha`` chose, CP R(root) for the cost rpart prunes by
+        (``cost="error"`` in ``dtree.pruning``; a regressor's, the impurity); only after it.
+    cp_table_ : pandas.DataFrame
+        The cross-validated table it chose from (``dtree.cp_table``); only after it.
 
     See Also
     --------
@@ -1082,8 +1150,9 @@ class CARTClassifier(_CART, _TreeClassifier):
     def __init__(self, criterion: str = "gini", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_weight_fraction_leaf: float = 0.0,
-                 min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
-                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
+                 min_impurity_decrease: float = 0.0, ccp_alpha: float | str = 0.0,
+                 cv: int | ArrayLike = 10, max_surrogates: int = 5,
+                 tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, priors: ArrayLike | None = None,
                  loss: ArrayLike | None = None, class_weight: dict | str | None = None,
                  missing: str = "surrogate",
@@ -1098,6 +1167,7 @@ class CARTClassifier(_CART, _TreeClassifier):
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
+        self.cv = cv
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty
@@ -1149,7 +1219,7 @@ class CARTClassifier(_CART, _TreeClassifier):
             if (np.diag(loss) != 0).any() or (loss < 0).any() or (loss.sum(axis=1) == 0).any():
                 raise ValueError("loss must have zeros on its diagonal, no negative entry and "
                                  f"no row of zeros, got {self.loss!r}")
-        if self.ccp_alpha > 0 and (self.priors is not None or self.loss is not None):
+        if (self.priors is not None or self.loss is not None) and self.ccp_alpha > 0:
             raise ValueError("ccp_alpha prunes by impurity; with priors or loss prune by the "
                              "risk: dtree.pruning.prune_cost_complexity(model, alpha, "
                              "cost='error')")
@@ -1228,11 +1298,12 @@ class CARTRegressor(_CART, _TreeRegressor):
 
     The parameters other than ``criterion`` (``max_depth``, ``min_samples_split``,
     ``min_samples_leaf``, ``min_weight_fraction_leaf``, ``min_impurity_decrease``,
-    ``ccp_alpha``, ``max_surrogates``, ``tie_break``, ``missing_penalty``, ``missing``,
-    ``max_features``, ``max_leaf_nodes`` and ``random_state``) are those of
+    ``ccp_alpha``, ``cv``, ``max_surrogates``, ``tie_break``, ``missing_penalty``,
+    ``missing``, ``max_features``, ``max_leaf_nodes`` and ``random_state``) are those of
     :class:`CARTClassifier`, with the same defaults; ``missing="learn"`` needs
     ``"squared_error"`` and ``max_leaf_nodes`` ranks splits by (W_t / W) times the decrease
-    of the criterion.
+    of the criterion. Its fitted attributes ``ccp_alpha_`` and ``cp_table_`` are those of
+    :class:`CARTClassifier` too.
 
     Parameters
     ----------
@@ -1285,8 +1356,9 @@ class CARTRegressor(_CART, _TreeRegressor):
     def __init__(self, criterion: str = "squared_error", max_depth: int | None = None,
                  min_samples_split: int = 2, min_samples_leaf: int = 1,
                  min_weight_fraction_leaf: float = 0.0,
-                 min_impurity_decrease: float = 0.0, ccp_alpha: float = 0.0,
-                 max_surrogates: int = 5, tie_break: str | Sequence[str] = "first",
+                 min_impurity_decrease: float = 0.0, ccp_alpha: float | str = 0.0,
+                 cv: int | ArrayLike = 10, max_surrogates: int = 5,
+                 tie_break: str | Sequence[str] = "first",
                  missing_penalty: bool = True, missing: str = "surrogate",
                  max_features: int | float | str | None = None,
                  max_leaf_nodes: int | None = None,
@@ -1298,6 +1370,7 @@ class CARTRegressor(_CART, _TreeRegressor):
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
+        self.cv = cv
         self.max_surrogates = max_surrogates
         self.tie_break = tie_break
         self.missing_penalty = missing_penalty

@@ -26,6 +26,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
@@ -37,13 +38,19 @@ from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, 
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
-           "prune_pessimistic", "weakest_links", "resubstitution_cost", "PRUNERS"]
+           "prune_pessimistic", "weakest_links", "resubstitution_cost", "cross_validated_errors",
+           "PRUNERS"]
 
 #: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
 PRUNERS = ("error_based", "pessimistic", "reduced_error", "validation")
 
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
+
+#: alphas closer than this times R(root) count as equal: R(t) - R(T_t) summed over shares can
+#: be 1e-17 where rpart's sums of weights are exactly equal, and an alpha read back from a CP
+#: (alpha / R(root)) times R(root) can fall an ulp below the weakest link's g(t)
+ROUND_OFF = 1e-10
 
 
 @dataclass(frozen=True)
@@ -190,18 +197,20 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
 
 def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity",
                     costs: np.ndarray | None = None) -> list[dict]:
-    """Cut, in place, every weakest link whose g(t) is at most ``alpha``: the smallest subtree
-    minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns the links examined, in order,
-    as rows of a log: the node's pre-order number, test and depth, g(t), the leaves its cut
-    removes, and the decision (the first link kept ends the log)."""
+    """Cut, in place, every weakest link whose g(t) is at most ``alpha`` (up to ``ROUND_OFF``
+    R(root)): the smallest subtree minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns
+    the links examined, in order, as rows of a log: the node's pre-order number, test and
+    depth, g(t), the leaves its cut removes, and the decision (the first link kept ends the
+    log)."""
     path, cut = weakest_links(root, cost, costs=costs)
     number = {id(node): i for i, node in enumerate(root.walk())}
     rows = []
+    bound = alpha + ROUND_OFF * path.impurities[-1]  # g(t) within round-off of alpha: cut
     for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
         rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
                      "g(t)": g, "leaves removed": int(leaves),
-                     "decision": "cut" if g <= alpha else "kept: g(t) > alpha"})
-        if g > alpha:
+                     "decision": "cut" if g <= bound else "kept: g(t) > alpha"})
+        if g > bound:
             break
         make_leaf(node, "ccp_alpha")
     return rows
@@ -864,3 +873,86 @@ def prune_pessimistic(model, z: float = 1.0, order: str = "top_down"):
     log = _pessimistic(pruned._root, z, order)
     return _finish(pruned, model, log, f"prune_pessimistic(z={z:g}, order={order!r})",
                    {"pruning": "pessimistic", "z": z} if order == "top_down" else None)
+
+
+# ------------------------------------------------------------------ cross-validated cost
+def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alphas: np.ndarray,
+                           cost: str) -> tuple[np.ndarray, np.ndarray]:
+    """rpart's cross-validation of the subtrees pruned at each of ``alphas`` (``src/xval.c``):
+    for each fold of ``groups`` (a fold id per row), the model is refitted (``clone``, an
+    unpruned CART) without the fold, and each left-out row's loss e (0/1, or the squared error
+    for ``cost="impurity"``) under the refitted tree pruned at each alpha is summed: returns
+    sum w e and sum w e^2 per alpha. One tree per fold: a row's subtree at alpha ends at the
+    first node of its way down whose branch is cut at alpha (:func:`_pruned_errors`), so no
+    tree is pruned or asked to predict per alpha."""
+    X = X if isinstance(X, pd.DataFrame) else np.asarray(X)
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows and y {len(y)}")
+    classify = cost == "error"
+    order = np.argsort(-alphas, kind="stable")  # the kernel reads them largest first
+    risk, square = np.zeros(len(alphas)), np.zeros(len(alphas))
+    template = clone(model)
+    if isinstance(template.get_params().get("ccp_alpha"), str):  # a rule: grow unpruned
+        template.set_params(ccp_alpha=0.0)
+    for group in np.unique(groups):
+        test, train = groups == group, groups != group
+        part = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (
+            lambda rows: X[rows])
+        grown = clone(template).fit(part(train), y[train], sample_weight=w[train])
+        layout = Layout(grown.tree_, numbered=True)
+        a = layout.arrays
+        n = len(a.feature)
+        parent = np.full(n, -1, np.int64)
+        for i in np.flatnonzero(a.n_children):
+            parent[a.first_child[i]:a.first_child[i] + a.n_children[i]] = i
+        path, cut = weakest_links(grown.tree_, cost, costs=getattr(grown, "costs_", None))
+        cut_at = np.full(n, np.inf)  # the alpha from which a node's branch is cut (steps in
+        cut_at[[layout.number[id(node)] for node in cut]] = np.maximum.accumulate(  # order)
+            path.ccp_alphas[1:])
+        if classify:
+            position = {label: code for code, label in enumerate(grown.classes_.tolist())}
+            target = np.array([position.get(label, -1) for label in y[test].tolist()], float)
+            output = most_probable(a.values).astype(float)
+        else:
+            target, output = y[test].astype(float), a.values[:, 0]
+        # each row's end node, as the prediction of its number (a CART row goes one way)
+        layout.arrays = a._replace(values=np.arange(n, dtype=float)[:, None])
+        end = layout.predict(grown._encoded(part(test)), grown.predict_missing)[:, 0]
+        fold_risk, fold_square = pick(_pruned_errors, int(test.sum()) * (n + len(alphas)))(
+            end.astype(np.int64), parent, cut_at, alphas[order],
+            ROUND_OFF * path.impurities[-1], output, target, w[test], classify)
+        risk[order] += fold_risk
+        square[order] += fold_square
+    return risk, square
+
+
+@kernel
+def _pruned_errors(end, parent, cut_at, alphas, round_off, output, target, w, classify):
+    """Per alpha (largest first), sum w e and sum w e^2 over the rows, e a row's loss at the
+    node where it ends in the tree pruned at alpha: the first node of its way down (from the
+    root to its end node ``end``) whose branch is cut, ``cut_at <= alpha`` up to ``round_off``
+    (as :func:`_prune_to_alpha` cuts), else its end node. e is 1 if the node's ``output`` (a
+    class code) differs from the row's ``target`` (``classify``), else the squared
+    difference."""
+    n_alphas = len(alphas)
+    risk, square = np.zeros(n_alphas), np.zeros(n_alphas)
+    way = np.empty(len(parent), np.int64)
+    for i in range(len(end)):
+        depth, v = 0, end[i]
+        while v >= 0:  # the way up, then read down
+            way[depth] = v
+            depth += 1
+            v = parent[v]
+        k = 0
+        for d in range(depth - 1, -1, -1):
+            v = way[d]
+            # the alphas, largest first, at which v is the first cut node: those not yet taken
+            while k < n_alphas and (d == 0 or cut_at[v] <= alphas[k] + round_off):
+                if classify:
+                    e = 0.0 if output[v] == target[i] else 1.0
+                else:
+                    e = (output[v] - target[i]) ** 2
+                risk[k] += w[i] * e
+                square[k] += w[i] * e * e
+                k += 1
+    return risk, square

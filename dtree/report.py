@@ -10,12 +10,11 @@ import math
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
 from sklearn.utils import check_random_state
 
 from ._validation import check_integer, check_sample_weight
 from .export import decision_loss, fitted_tree, predicted_class
-from .pruning import cost_complexity_path, prune_cost_complexity, resubstitution_cost
+from .pruning import ROUND_OFF, cost_complexity_path, cross_validated_errors, resubstitution_cost
 from .tree import Node
 
 __all__ = ["rpart_nodes", "rpart_text", "cp_table"]
@@ -221,9 +220,7 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     root_risk = risks[0]
     if root_risk <= 0:
         raise ValueError("cp_table: the root makes no error, there is nothing to prune")
-    # R(t) - R(T_t) summed over shares can be 1e-17 where rpart's sums of weights are exactly
-    # equal: alphas this close count as equal, and as 0 near 0
-    tolerance = 1e-10 * root_risk
+    tolerance = ROUND_OFF * root_risk  # alphas this close count as equal, and as 0 near 0
     alphas = np.where(alphas < tolerance, 0.0, alphas)
     keep = np.append(True, np.diff(alphas) < -tolerance)  # first of equal alphas: the smaller
     alphas, risks, leaves = alphas[keep], risks[keep], leaves[keep]
@@ -231,25 +228,9 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     groups = _folds(folds, len(y), random_state)
     points = np.sqrt(alphas * np.append(10 * alphas[0], alphas[:-1]))
     points[0] = 10 * alphas[0]
-    errors = np.zeros((len(y), len(points)))
-    X = X if isinstance(X, pd.DataFrame) else np.asarray(X)
-    if len(X) != len(y):
-        raise ValueError(f"X has {len(X)} rows and y {len(y)}")
-
-    def part(rows):
-        return X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
-
-    for group in np.unique(groups):
-        test, train = groups == group, groups != group
-        grown = clone(model).fit(part(train), y[train], sample_weight=w[train])
-        for i, alpha in enumerate(points):
-            pruned = prune_cost_complexity(grown, max(alpha, tolerance), cost)
-            predicted = pruned.predict(part(test))
-            errors[test, i] = (predicted != y[test] if cost == "error"
-                               else (predicted - y[test].astype(float)) ** 2)
+    xrisk, xsquare = cross_validated_errors(model, X, y, w, groups, points, cost)
     absolute = root_risk * total  # R(root) in weight units, rpart's risk
-    xrisk = w @ errors
-    xstd = np.sqrt(np.maximum(w @ errors ** 2 - xrisk ** 2 / total, 0))
+    xstd = np.sqrt(np.maximum(xsquare - xrisk ** 2 / total, 0))
     return pd.DataFrame({"CP": cp, "nsplit": leaves - 1, "rel error": risks / root_risk,
                          "xerror": xrisk / absolute, "xstd": xstd / absolute})
 
