@@ -903,10 +903,10 @@ class _CART(_Tree):
         row = best if rule == "min" else int(np.argmax(
             table["xerror"] <= table["xerror"][best] + table["xstd"][best]))
         cost = "error" if hasattr(grown, "classes_") else "impurity"  # as cp_table's
-        root_risk = weakest_links(grown.tree_, cost)[0].impurities[-1]
+        root_risk = weakest_links(grown._root, cost)[0].impurities[-1]
         alpha = float(table["CP"][row] * root_risk)
-        _prune_to_alpha(grown.tree_, alpha, cost)
-        grown._layout = Layout(grown.tree_)
+        _prune_to_alpha(grown._root, alpha, cost)
+        grown._layout = Layout(grown._root)
         params = self.get_params()
         for earlier in ("pruning_log_", "pruned_by_"):
             self.__dict__.pop(earlier, None)

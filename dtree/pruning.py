@@ -899,13 +899,13 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
         part = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (
             lambda rows: X[rows])
         grown = clone(template).fit(part(train), y[train], sample_weight=w[train])
-        layout = Layout(grown.tree_, numbered=True)
+        layout = Layout(grown._root, numbered=True)
         a = layout.arrays
         n = len(a.feature)
         parent = np.full(n, -1, np.int64)
         for i in np.flatnonzero(a.n_children):
             parent[a.first_child[i]:a.first_child[i] + a.n_children[i]] = i
-        path, cut = weakest_links(grown.tree_, cost, costs=getattr(grown, "costs_", None))
+        path, cut = weakest_links(grown._root, cost, costs=getattr(grown, "costs_", None))
         cut_at = np.full(n, np.inf)  # the alpha from which a node's branch is cut (steps in
         cut_at[[layout.number[id(node)] for node in cut]] = np.maximum.accumulate(  # order)
             path.ccp_alphas[1:])
