@@ -29,7 +29,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
-from .jit import kernel, pick
+from .jit import compiled, kernel
 from .kernels import branch_of
 from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
@@ -63,7 +63,7 @@ def _layout(root: Node, cost: str, costs: np.ndarray | None = None
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     nodes = list(root.walk())
-    parent, size = pick(_links, len(nodes))(
+    parent, size = compiled(_links)(
         np.array([len(node.children) for node in nodes], dtype=np.int64))
     if cost == "error":
         node_cost = np.array([resubstitution_cost(node, root.weighted_n_samples, costs)
@@ -175,7 +175,7 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
     R(t) with ``cost="error"`` the node's least expected cost, min_i sum_j W_t,j costs[j, i]."""
     nodes, parent, size, node_cost = _layout(root, cost, costs)
     internal = np.array([bool(node.children) for node in nodes])
-    scan = pick(_weakest_link_cuts, len(nodes) * int(internal.sum()))  # nodes x steps, at most
+    scan = compiled(_weakest_link_cuts)
     cut, alphas, impurities, n_leaves, rows = scan(parent, size, internal, node_cost,
                                                    steps is not None)
     if steps is not None:
@@ -600,10 +600,9 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     layout = None
     if training is not None:
         XT, y, w = training
-        X, layout = np.ascontiguousarray(XT.T), Layout(root, numbered=True)
+        X, layout = np.require(XT.T, float, ["C", "W"]), Layout(root, numbered=True)
         a = layout.arrays
-        # the rows handed down, about: each row is handed from its node to every deeper level
-        errors_of_branch = pick(_branch_errors, int(np.sum(w > 0)) * (1 + root.height()))
+        errors_of_branch = compiled(_branch_errors)
 
     def branch_estimate(node, rows, weights) -> float:
         """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
