@@ -481,7 +481,7 @@ def start_up(table: list) -> None:
             "print(i, time.perf_counter() - t)")
     theirs = ("import time; t = time.perf_counter(); "
               "from sklearn.tree import DecisionTreeClassifier; import numpy as np; "
-              f"X = np.array({one_hot(WATERMELON[0].fillna('?')).tolist()}); "
+              f"X = np.array({one_hot(WATERMELON[0].astype(object).fillna('?')).tolist()}); "
               f"y = np.array({[str(v) for v in WATERMELON[1]]}); "
               "[DecisionTreeClassifier(criterion=c).fit(X, y).predict(X) "
               "for c in ('entropy', 'entropy', 'gini')]; print(time.perf_counter() - t)")
@@ -555,18 +555,18 @@ def warm_and_first(table: list) -> None:
 
     for name, X, y, rounds in issue_28_tables():
         X_sklearn = for_sklearn(X) if isinstance(X, pd.DataFrame) else X
-        result, fitted = compare_fits(dtree.CARTClassifier(),
-                                      DecisionTreeClassifier(random_state=0), X, y, rounds)
+        ours, theirs = dtree.CARTClassifier(), DecisionTreeClassifier(random_state=0)
         table.append((f"warm fit, CARTClassifier, {name} (issue 28 target: at most 2x)",
-                      result))
-        ours, theirs = fitted["dtree"], fitted["sklearn"]
+                      compare(lambda: ours.fit(X, y), lambda: theirs.fit(X_sklearn, y),
+                              rounds)))
         table.append((f"warm predict, CARTClassifier, {name} (target: at most 1.3x)",
                       compare(lambda: ours.predict(X), lambda: theirs.predict(X_sklearn),
                               rounds)))
         if not name.startswith("100k"):
             table.append((f"warm fit, C45Classifier vs entropy tree, {name} (issue 28 target: "
-                          "at most 2x)", compare_fits(dtree.C45Classifier(), entropy_tree(), X,
-                                                      y, rounds)[0]))
+                          "at most 2x)", compare(lambda: dtree.C45Classifier().fit(X, y),
+                                                 lambda: entropy_tree().fit(X_sklearn, y),
+                                                 rounds)))
     from sklearn.datasets import load_breast_cancer
     X, y = load_breast_cancer(return_X_y=True)
     grid = {"max_depth": [2, 3, 4, 5, None]}
@@ -638,7 +638,8 @@ def render(table: list) -> str:
 def machine() -> str:
     return (f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
             f"numpy {np.__version__}, numba {numba.__version__}, scikit-learn "
-            f"{sklearn.__version__}, pandas {pd.__version__}; {date.today().isoformat()}")
+            f"{sklearn.__version__}, pandas {pd.__version__}; {date.today().isoformat()}; load "
+            f"average at the end {os.getloadavg()[1]:.1f} (other work on the same cores)")
 
 
 ISSUE_15_NOTES = (

@@ -7,7 +7,7 @@ it uses. numba keeps the machine code in a cache of dtree's own (:func:`cache_di
 directory named by a hash of dtree's kernel sources and the versions of numba, numpy and
 Python: an edit to any of them gives a new, empty directory, so a stale kernel cannot be
 loaded. The first compiled call of an installation compiles every kernel at once
-(:func:`precompile`, about half a minute) and says so on stderr; later processes load the
+(:func:`precompile`, 40-45 s of CPU time) and says so on stderr; later processes load the
 machine code (a fraction of a second). With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are
 the plain Python functions.
 """
@@ -89,7 +89,7 @@ def precompile(quiet: bool = False) -> float:
         return 0.0
     start = time.perf_counter()
     if not quiet:
-        print("dtree: compiling its kernels, once for this installation (about 30 s)...",
+        print("dtree: compiling its kernels, once for this installation (about a minute)...",
               file=sys.stderr, flush=True)
     _warming.append(True)  # the fits below compile; they do not come back here
     try:
@@ -184,19 +184,19 @@ def _locate_in(directory: Path) -> None:
 
     class Announce(event.Listener):
         """Say on stderr when a kernel is compiled outside :func:`precompile` (for argument
-        types it did not foresee), once per kernel."""
+        types it did not foresee), once per process."""
 
         def on_start(self, ev):
             key = _key(getattr(ev.data["dispatcher"], "py_func", len))
-            if key in _plain and not _warming and key not in announced:
-                announced.add(key)
+            if key in _plain and not _warming and not announced:
+                announced.append(key)
                 print(f"dtree: compiling {key[0]}.{key[1]} for new argument types, once...",
                       file=sys.stderr, flush=True)
 
         def on_end(self, ev):
             pass
 
-    announced: set[tuple[str, str]] = set()
+    announced: list[tuple[str, str]] = []
     caching.CacheImpl._locator_classes.insert(0, Locator)
     event.register("numba:compile", Announce())
 
