@@ -276,8 +276,14 @@ def _translations(*pages: str) -> int:
     return 0
 
 
+def precompile(python: Path = PYTHON) -> int:
+    """Compile dtree's kernels into this installation's cache, once (dtree.jit.precompile): the
+    chapters executed after it then show no compile message and wait for none."""
+    return run(python, "-c", "import dtree.jit; dtree.jit.precompile()")
+
+
 def book() -> int:
-    return build_book()
+    return precompile() or build_book()
 
 
 def test() -> int:
@@ -290,7 +296,7 @@ def test() -> int:
     env = {"DTREE_BOOK_OUTPUT": str(ROOT), **os.environ, "MPLBACKEND": INLINE_BACKEND}
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "junit.xml"
-        tests = run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
+        tests = precompile() or run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
                     "--nbval-cell-timeout=600", f"--junitxml={report}", "tests", "book", env=env)
         counts = _counts(report)
     index = Path(env["DTREE_BOOK_OUTPUT"]) / "_build" / "html" / "index.html"
@@ -313,7 +319,7 @@ def _counts(junit_report: Path) -> dict[str, int]:
 
 
 def notebooks(*paths: str) -> int:
-    return run(PYTHON, __file__, "_execute", *paths)
+    return precompile() or run(PYTHON, __file__, "_execute", *paths)
 
 
 def _execute(*paths: str) -> int:
@@ -369,7 +375,7 @@ def colab(*paths: str) -> int:
                 run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall",
                     ROOT)):
             sys.exit("installing the minimal environment failed")
-    return run(PYTHON, __file__, "_colab_execute", python, *paths)
+    return run(PYTHON, __file__, "_colab_execute", python, *paths)  # the setup cell compiles
 
 
 def _colab_execute(python: str, *paths: str) -> int:

@@ -18,7 +18,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
-from .jit import kernel, pick
+from .jit import compiled, kernel
 
 __all__ = ["Feature", "as_array", "check_integer", "check_number", "Integer", "Interval",
            "OneOf", "FLAG", "AtFit", "Rows", "count_rows", "Features", "count_features",
@@ -289,7 +289,7 @@ def _hash(values) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     same object is always the same value, so the codes are those of pd.factorize.
     """
     if isinstance(values, np.ndarray) and values.dtype == object:
-        index, first_rows, few = pick(_first_seen, len(values))(_addresses(values), FEW_OBJECTS)
+        index, first_rows, few = compiled(_first_seen)(_addresses(values), FEW_OBJECTS)
         if few:
             table, uniques = _number_objects(values[first_rows])
             return index, table, uniques
@@ -547,7 +547,7 @@ def fit_features(names: list[str], columns: list, numeric: bool = True,
     """
     shared = numeric and isinstance(table, np.ndarray) and table.dtype == np.float64
     features = []
-    matrix = table if shared else np.empty((len(columns[0]), len(names)), order="F")
+    matrix = table if shared else np.empty((len(columns[0]), len(names)))
     for j, (name, column) in enumerate(zip(names, columns)):
         is_numeric = _is_numeric(column)
         if is_numeric:

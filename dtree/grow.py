@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import kernels
-from .jit import kernel, pick
+from .jit import compiled, kernel
 from ._validation import Feature
 from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
@@ -198,8 +198,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
     impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
     order = data.sorted_rows(rows)
-    # each kernel call is plain Python on small data, compiled on large data (dtree.jit)
-    stats, total, impurity_of, pure = pick(kernels.node_statistics, len(rows) * len(features))(
+    stats, total, impurity_of, pure = compiled(kernels.node_statistics)(
         data.y, n_classes, impurity, rows, weights)
     prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
     if impurity == kernels.ABSOLUTE_ERROR:
@@ -275,7 +274,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             node.missing_side = 0 if split.missing_left else 1
             sent = np.full(len(rows), node.missing_side)
         (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
-         child_order) = pick(kernels.partition, len(rows) * len(features))(
+         child_order) = compiled(kernels.partition)(
             data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
             n_classes, impurity, rows, weights, order)
         n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
@@ -330,11 +329,11 @@ def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingR
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
                    pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
                    stopping: StoppingRules, priority: np.ndarray) -> None:
-    """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled on large data,
-    :mod:`dtree.jit`) and make its Nodes, as :func:`grow` would have made them one by one."""
+    """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
+    and make its Nodes, as :func:`grow` would have made them one by one."""
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
-    search = pick(grow_subtree, len(data.y) * len(names))
+    search = compiled(grow_subtree)
     (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, scores,
      tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
      lower_right) = search(
@@ -536,7 +535,7 @@ def _medians(y: np.ndarray, rows: np.ndarray, weights: np.ndarray,
              start: np.ndarray) -> np.ndarray:
     """Each node's weighted median target (the prediction that minimises the absolute error);
     node b's rows are ``rows[start[b]:start[b + 1]]``, NaN if it has none."""
-    median = pick(kernels.weighted_median, len(rows))
+    median = compiled(kernels.weighted_median)
     return np.array([[median(y[rows[a:b]], weights[a:b]) if b > a else np.nan]
                      for a, b in zip(start[:-1], start[1:])])
 

@@ -1,35 +1,34 @@
-"""Kernels: plain Python on the book's small tables, compiled by numba on large data.
+"""Kernels: plain Python functions that numba compiles once per installation.
 
 The library's hot loops (:mod:`dtree.kernels`, the surrogate search, the hashing of object
-columns) are plain Python functions marked ``@kernel``. That is the code the book quotes, and
-what runs on a table of 17 watermelons: nothing is compiled and numba is not even imported.
-:func:`pick` hands a caller the compiled version instead once the work of one call reaches
-``COMPILE_FROM`` (rows x attributes, or rows), or once that kernel has been compiled in this
-process anyway. Compiled, a kernel calls the compiled versions of the kernels it uses; numba
-keeps the machine code in its cache (``cache=True``), so a later process loads it instead of
-compiling again. With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are plain Python too.
+columns) are plain Python functions marked ``@kernel``: the code the book quotes. Callers run
+:func:`compiled` versions of them, in which a kernel calls the compiled versions of the kernels
+it uses. numba keeps the machine code in a cache of dtree's own (:func:`cache_directory`), a
+directory named by a hash of dtree's kernel sources and the versions of numba, numpy and
+Python: an edit to any of them gives a new, empty directory, so a stale kernel cannot be
+loaded. The first compiled call of an installation compiles every kernel at once
+(:func:`precompile`, 40-45 s of CPU time) and says so on stderr; later processes load the
+machine code (a fraction of a second). With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are
+the plain Python functions.
 """
 from __future__ import annotations
 
-import os
+import hashlib
+import platform
 import sys
+import time
 import types
 from collections.abc import Callable
+from pathlib import Path
 
-__all__ = ["kernel", "pick", "compiled", "COMPILE_FROM"]
-
-#: the work of one call (rows x attributes for a split search, a partition or a prediction)
-#: from which compiling pays for itself: near it a plain-Python kernel takes about as long as
-#: loading the compiled one from numba's cache (``tasks.py bench``). The environment variable
-#: DTREE_COMPILE_FROM sets another (0: always compile).
-COMPILE_FROM = int(os.environ.get("DTREE_COMPILE_FROM", 20_000))
+__all__ = ["kernel", "compiled", "cache_directory", "precompile"]
 
 _plain: dict[tuple[str, str], Callable] = {}  # (module, name) -> the kernel as written
 _compiled: dict[tuple[str, str], Callable] = {}  # (module, name) -> numba's dispatcher
 _inline: set[tuple[str, str]] = set()
-#: plain kernel -> its dispatcher, once that has compiled (pick's fast path: numba's
-#: ``signatures`` is too slow to ask on every call of a per-node kernel)
-_ready: dict[Callable, Callable] = {}
+_ready: dict[Callable, Callable] = {}  # plain kernel -> its dispatcher (compiled's fast path)
+#: the file in the cache directory that says every kernel has been compiled into it
+DONE = "complete"
 
 
 def _key(function: Callable) -> tuple[str, str]:
@@ -48,33 +47,84 @@ def kernel(function: Callable | None = None, *, inline: bool = False):
 
 
 def compiled(function: Callable) -> Callable:
-    """The compiled version of a kernel (numba's dispatcher, which compiles on first call)."""
-    if _key(function) not in _compiled:
-        _compile_new()
-    return _compiled[_key(function)]
-
-
-def pick(function: Callable, work: int) -> Callable:
-    """The kernel to run for a call of this much work: the compiled version if the work reaches
-    ``COMPILE_FROM`` or it is compiled already (for some argument types), else the plain one."""
+    """The compiled version of a kernel (numba's dispatcher, which loads the machine code from
+    the cache, or compiles it, on its first call for some argument types)."""
     ready = _ready.get(function)
-    if ready is not None:
-        return ready
-    ready = _compiled.get(_key(function))
-    if work >= COMPILE_FROM or (ready is not None and getattr(ready, "signatures", True)):
-        ready = compiled(function)
-        if getattr(ready, "signatures", True):
-            _ready[function] = ready
-        return ready
-    return function
+    if ready is None:
+        if _key(function) not in _compiled:
+            _compile_new()
+        ready = _ready[function] = _compiled[_key(function)]
+    return ready
+
+
+def cache_directory() -> Path:
+    """Where the compiled kernels are kept: ``dtree-<hash>`` in numba's ``NUMBA_CACHE_DIR`` if
+    set, else in the user's cache directory (``~/.cache/dtree`` on Linux). The hash covers
+    the source of every module of dtree that defines a kernel (a kernel reads its module's
+    globals, and a compiled caller holds its callees' code) and the versions of numba, numpy
+    and Python."""
+    import numba
+    import numpy
+    from numba.misc.appdirs import AppDirs
+
+    digest = hashlib.sha256(f"{numba.__version__} {numpy.__version__} "
+                            f"{platform.python_version()}".encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        source = path.read_bytes()
+        if b"@kernel" in source or path.name == "jit.py":
+            digest.update(path.name.encode() + b"\0" + source)
+    base = numba.config.CACHE_DIR or AppDirs("dtree", appauthor=False).user_cache_dir
+    return Path(base) / f"dtree-{digest.hexdigest()[:16]}"
+
+
+def precompile(quiet: bool = False) -> float:
+    """Compile every kernel for the argument types dtree passes (a fit of each kind on a small
+    table), unless this installation's cache has them already; return the seconds it took.
+    ``tasks.py book``, Binder's ``postBuild`` and the Colab setup cell run it ahead of time."""
+    import numba
+    if numba.config.DISABLE_JIT or _warming:
+        return 0.0
+    done = _cache() / DONE
+    if done.exists():
+        return 0.0
+    start = time.perf_counter()
+    if not quiet:
+        print("dtree: compiling its kernels, once for this installation (about a minute)...",
+              file=sys.stderr, flush=True)
+    _warming.append(True)  # the fits below compile; they do not come back here
+    try:
+        _warm_up()
+    finally:
+        _warming.clear()
+    done.write_text("")
+    seconds = time.perf_counter() - start
+    if not quiet:
+        print(f"dtree: compiled in {seconds:.0f} s, cached in {done.parent}", file=sys.stderr,
+              flush=True)
+    return seconds
+
+
+_warming: list[bool] = []  # non-empty while precompile runs
+_directory: list[Path] = []  # this process's cache directory, once known
+
+
+def _cache() -> Path:
+    if not _directory:
+        _directory.append(cache_directory())
+        _directory[0].mkdir(parents=True, exist_ok=True)
+    return _directory[0]
 
 
 def _compile_new() -> None:
     """Make a numba dispatcher for every kernel that has none yet. Each is a copy of the plain
     function whose globals are a copy of its module's, in which every kernel's name stands for
-    its dispatcher, so that compiled kernels call compiled kernels."""
+    its dispatcher, so that compiled kernels call compiled kernels. The first time in a
+    process, the kernels are compiled into the cache if they are not there (:func:`precompile`)."""
     import numba  # only now: a process that never needs it never imports it
 
+    first = not _compiled
+    if first and not numba.config.DISABLE_JIT:
+        _locate_in(_cache())
     namespaces: dict[str, dict] = {}
     for key, function in _plain.items():
         if key in _compiled:
@@ -84,9 +134,113 @@ def _compile_new() -> None:
         copy = types.FunctionType(function.__code__, namespace, function.__name__,
                                   function.__defaults__, function.__closure__)
         copy.__qualname__, copy.__doc__ = function.__qualname__, function.__doc__
-        _compiled[key] = numba.njit(cache=True,
-                                    inline="always" if key in _inline else "never")(copy)
+        dispatcher = numba.njit(cache=True, inline="always" if key in _inline else "never")(copy)
+        _compiled[key] = dispatcher if numba.config.DISABLE_JIT else _once_per_type(dispatcher)
     for namespace in namespaces.values():
         for name, value in namespace.items():
             if isinstance(value, types.FunctionType) and _plain.get(_key(value)) is value:
                 namespace[name] = _compiled[_key(value)]
+    if first:
+        precompile()
+
+
+def _once_per_type(dispatcher):
+    """``dispatcher``, made to compile a call from another kernel for the types of its
+    arguments, not their values: numba would compile ``f(x, False)`` and ``f(x, flag)`` apart."""
+    from numba.core import types
+
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve([types.unliteral(a) for a in args],
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _locate_in(directory: Path) -> None:
+    """Have numba cache dtree's kernels (and nothing else) in ``directory``, where the
+    directory's name is the kernels' version: numba's own check of a source file's time stamp
+    is kept as well."""
+    from numba.core import caching, event
+
+    class Locator(caching.UserProvidedCacheLocator):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = str(directory)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            key = _key(py_func)
+            if key not in _plain or _plain[key].__code__ is not py_func.__code__:
+                return None
+            self = cls(py_func, py_file)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    class Announce(event.Listener):
+        """Say on stderr when a kernel is compiled outside :func:`precompile` (for argument
+        types it did not foresee), once per process."""
+
+        def on_start(self, ev):
+            key = _key(getattr(ev.data["dispatcher"], "py_func", len))
+            if key in _plain and not _warming and not announced:
+                announced.append(key)
+                print(f"dtree: compiling {key[0]}.{key[1]} for new argument types, once...",
+                      file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    announced: list[tuple[str, str]] = []
+    caching.CacheImpl._locator_classes.insert(0, Locator)
+    event.register("numba:compile", Announce())
+
+
+def _warm_up() -> None:
+    """Fit, predict and prune with every kind of model on a small table with numeric and
+    categorical columns, missing values and weights: each kernel runs with the types it gets."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    import dtree
+
+    rng = np.random.default_rng(0)
+    n = 60
+    X = pd.DataFrame({"a": rng.normal(size=n).round(1), "b": rng.integers(0, 3, n) * 1.0,
+                      "c": rng.choice(list("xyz"), n), "d": rng.choice(list("pqrstuvw"), n)})
+    X.loc[::7, "a"], X.loc[::9, "c"] = np.nan, None
+    y2 = (X["a"].fillna(0) + rng.normal(size=n) > 0).astype(int)
+    y3, target, w = rng.integers(0, 3, n), rng.normal(size=n), rng.uniform(0.5, 2, n)
+    numeric = X[["a", "b"]]
+    complete, rows = numeric.fillna(0), np.ascontiguousarray(numeric)
+    fits = [(dtree.ID3Classifier(missing="fractional"), X, (y2, y3)),
+            (dtree.C45Classifier(), X, (y2, y3)), (dtree.C45Classifier.j48(), X, (y2, y3)),
+            (dtree.C45Classifier(missing="branch"), X, (y2,)), (dtree.C45Classifier(), rows, (y2,)),
+            (dtree.CARTClassifier(), X, (y2, y3)), (dtree.CARTClassifier(), complete, (y2, y3)),
+            (dtree.CARTClassifier(), rows, (y2,)),
+            (dtree.CARTClassifier(criterion="entropy"), complete, (y2,)),
+            (dtree.CARTClassifier(missing="learn"), numeric, (y2,)),
+            (dtree.CARTRegressor(), X, (target,)), (dtree.CARTRegressor(), complete, (target,)),
+            (dtree.CARTRegressor(criterion="absolute_error"), X, (target,)),
+            (dtree.CARTRegressor(missing="learn"), numeric, (target,))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for model, data, targets in fits:
+            for y in targets:
+                for weights in (None, w):
+                    model.fit(data, y, sample_weight=weights).predict(data)
+        model = dtree.CARTClassifier().fit(X, y2)
+        dtree.cost_complexity_path(model)
+        dtree.prune_cost_complexity(model, 0.01)
+        dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(X, y3), X, y3)
+        dtree.prune_reduced_error(dtree.C45Classifier().fit(X, y2), X, y2)
+        dtree.prune_pessimistic(dtree.C45Classifier().fit(X, y2))
+        for criterion in ("info_gain", "gain_ratio", "gini", "squared_error"):
+            dtree.best_threshold(X["a"].to_numpy(), y2.to_numpy(), criterion)

@@ -1,8 +1,8 @@
 """The grower's kernels: plain loops over the rows of a node.
 
-Each kernel reads like the step of the algorithm it performs. On small data it runs as the
-plain Python it is, so a reader can step through it in a debugger; on large data numba compiles
-it and caches the machine code (:mod:`dtree.jit`).
+Each kernel reads like the step of the algorithm it performs. numba compiles it once per
+installation and caches the machine code (:mod:`dtree.jit`); with ``NUMBA_DISABLE_JIT=1`` it runs
+as the plain Python it is, so a reader can step through it in a debugger.
 
 A node's *statistics* are its weighted class counts (``n_classes > 0``) or, for regression
 (``n_classes == 0``), ``[sum w, sum w*y, sum w*y^2]``. The kernels work with the *weighted

@@ -16,8 +16,9 @@ __all__ = ["FIRST_CELL", "R_OUTPUTS", "glue", "run_r"]
 #: every chapter's first cell, hidden in the book (tag remove-cell) and on Colab (a form). Where
 #: ``dtree`` cannot be imported (Colab), it installs the library with its dependencies from the
 #: book's repository (``repository.url`` in _config.yml; tests check they agree); elsewhere it
-#: installs nothing. It then draws figures inline whatever MPLBACKEND the kernel inherited. It
-#: cannot import anything from dtree: it runs before dtree exists.
+#: installs nothing; after installing, it compiles dtree's kernels (once, about a minute,
+#: :func:`dtree.jit.precompile`). It then draws figures inline whatever MPLBACKEND the kernel
+#: inherited. It cannot import anything from dtree: it runs before dtree exists.
 FIRST_CELL = '''\
 # @title Setup: on Colab, installs the book's library, dtree, the first time
 import importlib.util
@@ -27,6 +28,7 @@ import sys
 if importlib.util.find_spec("dtree") is None:  # Colab, or a kernel without the library
     subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet",
                            "dtree-book @ git+https://github.com/dtree-book/dtree"])
+    subprocess.check_call([sys.executable, "-c", "import dtree.jit; dtree.jit.precompile()"])
     importlib.invalidate_caches()
 %matplotlib inline'''
 

@@ -30,8 +30,8 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_number, check_sample_weight
-from .jit import kernel, pick
 from .export import decision_loss
+from .jit import compiled, kernel
 from .kernels import branch_of
 from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
@@ -73,7 +73,7 @@ def _layout(root: Node, cost: str, costs: np.ndarray | None = None
     if cost not in COSTS:
         raise ValueError(f"cost must be one of {COSTS}, got {cost!r}")
     nodes = list(root.walk())
-    parent, size = pick(_links, len(nodes))(
+    parent, size = compiled(_links)(
         np.array([len(node.children) for node in nodes], dtype=np.int64))
     if cost == "error":
         node_cost = np.array([resubstitution_cost(node, root.weighted_n_samples, costs)
@@ -185,7 +185,7 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
     R(t) with ``cost="error"`` the node's least expected cost, min_i sum_j W_t,j costs[j, i]."""
     nodes, parent, size, node_cost = _layout(root, cost, costs)
     internal = np.array([bool(node.children) for node in nodes])
-    scan = pick(_weakest_link_cuts, len(nodes) * int(internal.sum()))  # nodes x steps, at most
+    scan = compiled(_weakest_link_cuts)
     cut, alphas, impurities, n_leaves, rows = scan(parent, size, internal, node_cost,
                                                    steps is not None)
     if steps is not None:
@@ -616,8 +616,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         XT, y, w = training
         layout = Layout(root, numbered=True)
         a = layout.arrays
-        # the rows handed down, about: each row is handed from its node to every deeper level
-        errors_of_branch = pick(_branch_errors, int(np.sum(w > 0)) * (1 + root.height()))
+        errors_of_branch = compiled(_branch_errors)
 
     def branch_estimate(node, rows, weights) -> float:
         """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
@@ -918,7 +917,7 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
         # each row's end node, as the prediction of its number (a CART row goes one way)
         layout.arrays = a._replace(values=np.arange(n, dtype=float)[:, None])
         end = layout.predict(grown._encoded(part(test)), grown.predict_missing)[:, 0]
-        fold_risk, fold_square = pick(_pruned_errors, int(test.sum()) * (n + len(alphas)))(
+        fold_risk, fold_square = compiled(_pruned_errors)(
             end.astype(np.int64), parent, cut_at, alphas[order],
             ROUND_OFF * path.impurities[-1], output, target, w[test], classify)
         risk[order] += fold_risk

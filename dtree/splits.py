@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import kernels
-from .jit import pick
+from .jit import compiled
 from ._validation import Feature, as_array, check_sample_weight, encode_labels
 from .impurity import IMPURITIES, SCORES, partition_impurity, ratio
 
@@ -55,7 +55,8 @@ class Split:
 @dataclass(frozen=True)
 class TrainingSet:
     """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
-    numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is float64), ``y``
+    numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is a writable float64
+    array in row order: the kernels are compiled for writable arrays in column order), ``y``
     each row's class code (as a float) or target value, ``n_classes`` 0 for regression,
     ``n_categories[j]`` 0 for a numeric column, ``slot[j]`` the place of a numeric column
     among the numeric ones (-1 if categorical), and ``total_weight`` the weight of the rows
@@ -68,6 +69,7 @@ class TrainingSet:
     slot: np.ndarray
     names: tuple[str, ...]
     total_weight: float = 1.0
+    tied: np.ndarray | None = None  # per numeric column: do two of its values compare equal?
 
     @classmethod
     def of(cls, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
@@ -76,32 +78,36 @@ class TrainingSet:
                                 dtype=np.int64)
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
-        return cls(np.asarray(X.T, dtype=float), np.asarray(y, dtype=float),
-                   n_classes, n_categories, slot, tuple(f.name for f in features), total_weight)
+        XT = np.require(X.T, float, ["F", "W"])
+        tied = np.array([_has_ties(XT[j]) for j in np.flatnonzero(numeric)], dtype=bool)
+        return cls(XT, np.require(y, float, ["W"]), n_classes, n_categories, slot,
+                   tuple(f.name for f in features), total_weight, tied)
 
     def value_at_most(self, j: int, t: float) -> float:
         """The training value of column j where J48 moves a threshold t, so that it reads as a
         value seen in the data (Quinlan 1993): the largest value not above t, except that
         values within 1e-6 of one another count as one, the first in row order
         (:func:`dtree.kernels.j48_split_point`)."""
-        return pick(kernels.j48_split_point, len(self.y))(self.XT[j], t)
+        return compiled(kernels.j48_split_point)(self.XT[j], t)
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
         Sorted once at the root; the kernels carry the order down the tree. Positions are
         int32 (half the memory of int64; a node has fewer than 2^31 rows), one column sorted
         at a time. Equal values keep their row order (a stable sort); numpy's default sort,
-        several times faster, gives the same order where no two values are equal (two
-        missing ones count as equal), and is kept there."""
+        several times faster, gives the same order where no two values of the column are equal
+        (``tied``), and is taken there."""
         numeric = np.flatnonzero(self.slot >= 0)
         order = np.empty((len(numeric), len(rows)), dtype=np.int32)
         for s, j in enumerate(numeric):
-            values = self.XT[j, rows]
-            order[s] = np.argsort(values)
-            ranked = values[order[s]]
-            if len(rows) > 1 and ((ranked[1:] == ranked[:-1]).any() or np.isnan(ranked[-2])):
-                order[s] = np.argsort(values, kind="stable")
+            order[s] = np.argsort(self.XT[j, rows], kind="stable" if self.tied[s] else None)
         return order
+
+
+def _has_ties(values: np.ndarray) -> bool:
+    """Whether two of the values compare equal, two missing ones (NaN) counting as equal."""
+    ranked = np.sort(values)
+    return len(ranked) > 1 and bool((ranked[1:] == ranked[:-1]).any() or np.isnan(ranked[-2]))
 
 
 @dataclass(frozen=True)
@@ -153,7 +159,7 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     a binary split.
     """
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
-    search = pick(kernels.score_attributes, len(rows) * len(attributes))
+    search = compiled(kernels.score_attributes)
     gain, iv, threshold, n_branches, allowed, sides, missing_left = search(
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .jit import kernel, pick
+from .jit import compiled, kernel
 from .kernels import midpoint
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         raise ValueError(f"style must be 0 or 1 (rpart's surrogatestyle), got {style!r}")
     if order is None:
         order = data.sorted_rows(rows)
-    search = pick(_surrogate_search, len(rows) * len(data.XT))
+    search = compiled(_surrogate_search)
     sent, ranked, agreement, adjusted, threshold, reverse, codes = search(
         data.XT, data.n_categories, data.slot, rows, weights, goes_left, order, primary, style,
         max_surrogates)
@@ -170,7 +170,7 @@ def majority_side(goes_left: np.ndarray, weights: np.ndarray, known: np.ndarray)
     right, -1 on a tie (rpart then has no default: such a row stays at the node). rpart's
     predict compares the children's numbers of training rows instead (``pred_rpart.c``)."""
     known = np.asarray(known, dtype=np.bool_)
-    return int(pick(_majority, len(known))(np.asarray(goes_left, dtype=np.bool_),
+    return int(compiled(_majority)(np.asarray(goes_left, dtype=np.bool_),
                                            np.asarray(weights, dtype=float), known))
 
 

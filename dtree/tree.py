@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernels
-from .jit import kernel, pick
+from .jit import compiled, kernel
 from .surrogates import Surrogate, surrogate_sides
 
 __all__ = ["Node", "Layout", "Arrays", "PREDICT_MISSING", "predict_values", "branches",
@@ -775,8 +775,8 @@ class Layout:
                              f"{predict_missing!r}")
         a = self.arrays
         detour = a.frequent_child if predict_missing == "most_frequent" else a.missing_child
-        X = np.ascontiguousarray(X, dtype=float)
-        return pick(kernels.predict_rows, X.size)(
+        X = np.require(X, float, ["C", "W"])  # the layout predict_rows is compiled for
+        return compiled(kernels.predict_rows)(
             X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
             a.fractions, detour, predict_missing == "stop", a.values, a.surrogates,
             a.surrogate_table, a.surrogate_threshold)

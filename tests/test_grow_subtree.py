@@ -8,7 +8,6 @@ import pytest
 
 import dtree.grow
 from dtree import CARTClassifier, CARTRegressor, Node
-from dtree.jit import compiled
 
 FIELDS = [name for name in Node.__slots__ if name != "children"]
 
@@ -39,16 +38,16 @@ def grow_both(make, X, y, w, monkeypatch, subtree_rows, jit):
     monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", 0)
     reference = make().fit(X, y, sample_weight=w).tree_.root
     calls = []
-    real_pick = dtree.grow.pick
+    real_compiled = dtree.grow.compiled
 
-    def pick(function, work):
+    def compiled(function):
         if function is dtree.grow.grow_subtree:
-            calls.append(work)
-            return compiled(function) if jit else function
-        return real_pick(function, work)
+            calls.append(function)
+            return real_compiled(function) if jit else function
+        return real_compiled(function)
 
     monkeypatch.setattr(dtree.grow, "SUBTREE_ROWS", subtree_rows)
-    monkeypatch.setattr(dtree.grow, "pick", pick)
+    monkeypatch.setattr(dtree.grow, "compiled", compiled)
     handed = make().fit(X, y, sample_weight=w).tree_.root
     assert calls, "grow_subtree was not used"
     return reference, handed

@@ -69,7 +69,8 @@ def test_the_first_cell_installs_dtree_from_the_repository_where_it_is_missing(m
     monkeypatch.setitem(sys.modules, "dtree", None)  # import dtree fails, as on Colab
     installs, magics = run_first_cell(monkeypatch)
     assert installs == [[sys.executable, "-m", "pip", "install", "--quiet",
-                         f"dtree-book @ git+{repository_url()}"]]
+                         f"dtree-book @ git+{repository_url()}"],
+                        [sys.executable, "-c", "import dtree.jit; dtree.jit.precompile()"]]
     assert magics == [("matplotlib", "inline")]
 
 

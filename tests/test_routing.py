@@ -100,11 +100,10 @@ def test_plain_and_compiled_routing_agree(name, pruner, seed):
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("name", ESTIMATORS)
-def test_compiled_kernel_follows_the_plain_rule(name, seed, monkeypatch):
-    # on these few rows predict would run the plain kernel; numba's compiled predict_rows (as
-    # on large data) must send rows the same way on every node type: thresholds, category
-    # maps, a missing-value branch, surrogates, spreading, and each predict_missing
-    monkeypatch.setattr(dtree.jit, "COMPILE_FROM", 0)
+def test_compiled_kernel_follows_the_plain_rule(name, seed):
+    # numba's compiled predict_rows must send rows the same way as the plain rule on every node
+    # type: thresholds, category maps, a missing-value branch, surrogates, spreading, and each
+    # predict_missing
     model, X, y, encoded = pruned_case(name, "none", seed)
     cart = isinstance(model, CARTClassifier)
     for strategy in ["stop"] if cart else ["distribute", "most_frequent", "stop"]:

@@ -246,21 +246,40 @@ def test_grower_keeps_regression_statistics():
     np.testing.assert_allclose(predict_values(root, x)[:, 0], [1, 1, 6, 6], atol=1e-12)
 
 
-def test_the_books_tables_need_no_compiler():
-    # a new process fits ID3, C4.5 and CART on the watermelons and predicts: plain Python
-    # throughout, numba never imported (issue 16: no compile wait before the first tree)
+def test_a_new_process_compiles_nothing():
+    # once the kernels are compiled (dtree.jit.precompile), a new process that fits and predicts
+    # as the book does, on watermelon 3.0 as a DataFrame and its numeric columns as arrays (row
+    # or column order, read-only), loads them from the cache: numba compiles none of dtree's
+    # kernels (issue 28)
     script = """
 import json, sys
+import numpy as np
 import dtree
+from numba.core import event
 from dtree.datasets import load_watermelon
-X, y = load_watermelon("2.0alpha", return_X_y=True)
-for model in (dtree.ID3Classifier(missing="fractional"), dtree.C45Classifier(),
-              dtree.CARTClassifier(), dtree.C45Classifier.j48()):
-    model.fit(X, y).predict_proba(X)
-print(json.dumps("numba" in sys.modules))
+dtree.jit.precompile(quiet=True)
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+X, y = load_watermelon("3.0", return_X_y=True)
+numeric = X.select_dtypes("number")
+arrays = [numeric, numeric.to_numpy(), np.asfortranarray(numeric), np.ascontiguousarray(numeric)]
+target = np.arange(len(y)) % 5 * 1.5
+for model, labels in ((dtree.ID3Classifier(missing="fractional"), y), (dtree.C45Classifier(), y),
+                      (dtree.CARTClassifier(), y), (dtree.C45Classifier.j48(), y),
+                      (dtree.CARTRegressor(), target)):
+    for data in [X] + arrays:
+        model.fit(data, labels).predict(data)
+dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(numeric, y), numeric.to_numpy(), y)
+dtree.best_threshold(numeric.iloc[:, 0].to_numpy(), y, "gini")
+print(json.dumps(compiled))
 """
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_DISABLE_JIT", "DTREE_COMPILE_FROM")}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, check=True)
-    assert json.loads(done.stdout) is False
+                          env={k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"},
+                          check=True)
+    assert json.loads(done.stdout) == []
+    assert "dtree: compiling" not in done.stderr

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from math import log2
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -300,6 +299,7 @@ def test_zero_weight_rows_are_as_if_absent():
 def test_sorted_rows_is_the_stable_sort(kind):
     """TrainingSet.sorted_rows takes numpy's fast sort where no two values are equal; the
     order must be the stable sort's in every case, equal values in row order, missing last."""
+    from dtree._validation import Feature
     from dtree.splits import TrainingSet
     rng = np.random.default_rng(5)
     x = rng.normal(size=200) if kind in ("distinct", "one missing") else rng.integers(
@@ -312,6 +312,6 @@ def test_sorted_rows_is_the_stable_sort(kind):
         x = rng.normal(size=200)
         x[[10, 11]] = 0.0, -0.0
     rows = rng.permutation(200)[:150]
-    table = SimpleNamespace(slot=np.array([0]), XT=x[None, :])  # what sorted_rows reads
+    table = TrainingSet.of(x[:, None], [Feature("x")], np.zeros(200), 2)
     expected = np.argsort(x[rows], kind="stable")
-    np.testing.assert_array_equal(TrainingSet.sorted_rows(table, rows)[0], expected)
+    np.testing.assert_array_equal(table.sorted_rows(rows)[0], expected)

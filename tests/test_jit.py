@@ -1,0 +1,59 @@
+"""The compiled kernels' cache (dtree.jit): keyed on the kernels' sources, so that a cache
+written by other sources cannot be loaded (issue 27)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import dtree
+
+PACKAGE = Path(dtree.__file__).parent
+
+
+def cache_directory(root: Path) -> str:
+    """dtree.jit.cache_directory() of the copy of dtree in ``root``, in a new process."""
+    script = "import dtree.jit; print(dtree.jit.cache_directory())"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=root, env=env, check=True).stdout.strip()
+
+
+def test_an_edit_to_a_kernel_module_gives_a_new_cache(tmp_path):
+    # numba keys its cache on the file that defines a kernel only: grow_subtree (grow.py) holds
+    # the code of the kernels it calls (kernels.py). dtree's cache directory is named by a hash
+    # of every module that defines a kernel, so an edit to any of them starts an empty cache
+    copy = tmp_path / "dtree"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    first = cache_directory(tmp_path)
+    assert Path(first).name.startswith("dtree-")
+    assert cache_directory(tmp_path) == first  # the same sources, the same cache
+    seen = {first}
+    for module in ("kernels.py", "grow.py", "surrogates.py", "jit.py"):
+        path = copy / module
+        path.write_text(path.read_text() + "\n# an edit\n")
+        seen.add(cache_directory(tmp_path))
+    assert len(seen) == 5
+    export = copy / "export.py"  # defines no kernel: its edits keep the compiled kernels
+    export.write_text(export.read_text() + "\n# an edit\n")
+    assert cache_directory(tmp_path) in seen
+
+
+def test_the_kernels_are_cached_in_that_directory():
+    # the kernels a fit runs (grow_subtree among them) are written to, and read from, the
+    # directory named by the sources, and nowhere else
+    script = ("import numpy as np, dtree\n"
+              "dtree.jit.precompile(quiet=True)\n"
+              "X = np.random.default_rng(0).normal(size=(50, 3))\n"
+              "dtree.CARTClassifier().fit(X, X[:, 0] > 0)\n"
+              "print(dtree.jit.cache_directory())")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    directory = Path(done.stdout.strip())
+    names = {path.name.split("-")[0] for path in directory.glob("*.nbi")}
+    assert {"grow.grow_subtree", "kernels.score_attributes", "kernels.partition"} <= names
+    assert (directory / "complete").exists()
+    assert not list(PACKAGE.glob("__pycache__/*.nbi"))  # numba's default place stays empty
