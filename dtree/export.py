@@ -280,7 +280,7 @@ def _fill(node: Node, classes, low, high, loss: np.ndarray | None = None) -> str
 
 
 def tree_arrays(model) -> TreeArrays:
-    """The fitted binary tree of ``model`` as scikit-learn's arrays (:class:`TreeArrays`), for
+    """The fitted binary tree of ``model`` as scikit-learn's arrays (:class:`~dtree.sktree.TreeArrays`), for
     tools written for ``sklearn.tree.DecisionTreeClassifier.tree_`` (CART's ``tree_`` answers
     them itself: :class:`dtree.sktree.Tree`); a C4.5 tree of numeric attributes alone is
     binary too. Only thresholds fit that layout: a multiway or categorical split is a

@@ -231,7 +231,7 @@ class Tree:
         return self.value[self.apply(X), 0]
 
     def compute_feature_importances(self, normalize: bool = True) -> np.ndarray:
-        """Each feature's impurity decrease (:func:`impurity_decreases`) divided by the
+        """Each feature's impurity decrease (``impurity_decreases``) divided by the
         root's weight; with ``normalize``, divided by their sum instead (all zeros for a tree
         that is one leaf): the estimator's ``feature_importances_``."""
         decrease = impurity_decreases(self.root, self.n_features)
