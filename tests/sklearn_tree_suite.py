@@ -55,7 +55,7 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
 #: (test name, pattern its parameters' id must match): why it fails
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
     **{(name, ""): MULTI_OUTPUT for name in (
-        "test_multioutput", "test_classes_shape", "test_class_weights",
+        "test_multioutput", "test_classes_shape", "test_class_weights", "test_class_weight_errors",
         "test_min_weight_fraction_leaf_on_sparse_input",
         "test_min_weight_fraction_leaf_with_min_samples_leaf_on_sparse_input")},
     (".*", "multilabel"): MULTI_OUTPUT,
