@@ -133,7 +133,7 @@ def test_integer_weights_equal_repeated_rows():
 # ---------------------------------------------------------------------- against scikit-learn
 def _sklearn_root(model, X, y, w):
     model.fit(X, y, sample_weight=w)
-    tree = model.tree_.root
+    tree = model.tree_
     left, right = tree.children_left[0], tree.children_right[0]
     wn, imp = tree.weighted_n_node_samples, tree.impurity
     after = (wn[left] * imp[left] + wn[right] * imp[right]) / wn[0]
