@@ -905,8 +905,7 @@ class _CART(_Tree):
         cost = "error" if hasattr(grown, "classes_") else "impurity"  # as cp_table's
         root_risk = weakest_links(grown._root, cost)[0].impurities[-1]
         alpha = float(table["CP"][row] * root_risk)
-        _prune_to_alpha(grown._root, alpha, cost)
-        grown._layout = Layout(grown._root)
+        _prune_to_alpha(grown._root, alpha, cost)  # the edits make predict lay it out again
         params = self.get_params()
         for earlier in ("pruning_log_", "pruned_by_"):
             self.__dict__.pop(earlier, None)
