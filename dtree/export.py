@@ -280,11 +280,13 @@ def _fill(node: Node, classes, low, high, loss: np.ndarray | None = None) -> str
 
 
 def tree_arrays(model) -> TreeArrays:
-    """The fitted binary tree of ``model`` as scikit-learn's arrays (:class:`~dtree.sktree.TreeArrays`), for
-    tools written for ``sklearn.tree.DecisionTreeClassifier.tree_`` (CART's ``tree_`` answers
-    them itself: :class:`dtree.sktree.Tree`); a C4.5 tree of numeric attributes alone is
-    binary too. Only thresholds fit that layout: a multiway or categorical split is a
-    ValueError naming the node's attribute. The arrays hold no surrogates: a row with a missing value cannot be routed by them alone.
+    """The fitted binary tree of ``model`` as scikit-learn's arrays
+    (:class:`~dtree.sktree.TreeArrays`), for tools written for
+    ``sklearn.tree.DecisionTreeClassifier.tree_`` (CART's ``tree_`` answers them itself:
+    :class:`dtree.sktree.Tree`); a C4.5 tree of numeric attributes alone is binary too. Only
+    thresholds fit that layout: a multiway or categorical split is a ValueError naming the
+    node's attribute. The arrays hold no surrogates: a row with a missing value cannot be
+    routed by them alone.
     ``n_node_samples`` counts rows as the tree does (a row split by a missing value counts in
     each branch it enters).
 
