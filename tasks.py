@@ -21,6 +21,8 @@
                                  in a virtual environment (_build/colab-venv) with only numpy,
                                  pandas, scikit-learn, matplotlib, ipykernel and the library as
                                  the setup cell installs it, no R or Java on the PATH
+    python3 tasks.py lab [jupyter lab options ...]
+                                 open JupyterLab on the chapters (book/), to run and change them
     python3 tasks.py bench       time dtree against scikit-learn and Weka J48
     python3 tasks.py clean       remove build output
 
@@ -418,6 +420,15 @@ def _colab_execute(python: str, *paths: str) -> int:
     return 1 if failed else 0
 
 
+def lab(*options: str) -> int:
+    """JupyterLab (pinned in requirements.txt) on the book's chapters, after compiling dtree's
+    kernels once, so that no chapter waits for numba; ``options`` go to ``jupyter lab``. As
+    root (a container) it adds ``--allow-root``, without which Jupyter refuses to start."""
+    as_root = ("--allow-root",) if hasattr(os, "geteuid") and os.geteuid() == 0 else ()
+    return precompile() or run(BIN / "jupyter", "lab", f"--ServerApp.root_dir={ROOT / 'book'}",
+                               *as_root, *options)
+
+
 def bench() -> int:
     return run(PYTHON, ROOT / "benchmarks" / "bench_fit.py")
 
@@ -697,14 +708,14 @@ def clean() -> int:
 
 # the names with a leading underscore are internal: they run inside .venv
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
-         "bench": bench, "clean": clean, "venv": lambda: 0, "colab": colab,
+         "bench": bench, "lab": lab, "clean": clean, "venv": lambda: 0, "colab": colab,
          "translations": translations, "_execute": _execute, "_colab_execute": _colab_execute,
          "_chinese_config": _chinese_config, "_translations": _translations}
 
 if __name__ == "__main__":
     name, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
     if name not in TASKS or args and name not in ("notebooks", "_execute", "screenshots", "colab",
-                                                  "_colab_execute", "translations",
+                                                  "lab", "_colab_execute", "translations",
                                                   "_chinese_config", "_translations"):
         sys.exit(__doc__)
     if not name.startswith("_"):
