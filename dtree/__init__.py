@@ -38,7 +38,7 @@ __all__ = [
     "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
     "prune_reduced_error", "rpart_nodes", "rpart_text", "verify",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def __getattr__(name: str):

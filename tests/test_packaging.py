@@ -14,9 +14,28 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 def test_the_version_is_written_once():
     assert PYPROJECT["project"]["dynamic"] == ["version"]
     assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "dtree.__version__"}
-    citation = (ROOT / "CITATION.cff").read_text()
-    assert re.search(r'^version: "([^"]+)"$', citation, re.MULTILINE).group(1) == \
-        dtree.__version__
+    assert not re.search(r"^version:", (ROOT / "CITATION.cff").read_text(), re.MULTILINE)
+    released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", (ROOT / "CHANGELOG.md").read_text(),
+                          re.MULTILINE)
+    assert released[0] == dtree.__version__  # the newest release in the changelog
+
+
+def test_the_urls_agree():
+    from dtree.estimators import API_PAGE
+
+    urls = PYPROJECT["project"]["urls"]
+    assert API_PAGE.startswith(urls["Documentation"])  # the HTML repr's "?" links there
+    assert urls["Documentation"] in (ROOT / "README.md").read_text()
+    assert urls["Documentation"] in (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    for name in ("Issues", "Changelog"):
+        assert urls[name].startswith(urls["Repository"])
+
+
+def test_the_package_description_is_short_and_installs_from_the_repository():
+    description = (ROOT / PYPROJECT["project"]["readme"]).read_text()
+    name, url = PYPROJECT["project"]["name"], PYPROJECT["project"]["urls"]["Repository"]
+    assert f'pip install "{name} @ git+{url}"' in description
+    assert len(description.splitlines()) < 40
 
 
 def test_the_install_line_names_the_distribution_and_the_repository():
