@@ -23,6 +23,7 @@
                                  the setup cell installs it, no R or Java on the PATH
     python3 tasks.py lab [jupyter lab options ...]
                                  open JupyterLab on the chapters (book/), to run and change them
+    python3 tasks.py pdf         print each edition to PDF (_build/pdf) with headless Chromium
     python3 tasks.py bench       time dtree against scikit-learn and Weka J48
     python3 tasks.py clean       remove build output
 
@@ -691,6 +692,16 @@ class _Chromium:
         shot = self._send("Page.captureScreenshot", format="png")
         return base64.b64decode(shot["data"])
 
+    def pdf(self, url: str) -> bytes:
+        """The page at ``url`` printed to PDF (A4, its print style sheet, backgrounds kept),
+        once its fonts have loaded and MathJax has typeset every formula."""
+        self._resize(WIDTHS["desktop"])
+        self.open(url)
+        printed = self._send("Page.printToPDF", timeout=600, paperWidth=8.27, paperHeight=11.69,
+                             printBackground=True, marginTop=0.6, marginBottom=0.6,
+                             marginLeft=0.6, marginRight=0.6)
+        return base64.b64decode(printed["data"])
+
     def close(self) -> None:
         try:
             self._send("Browser.close", timeout=10)
@@ -701,6 +712,49 @@ class _Chromium:
         os.close(self._reader)
 
 
+def pdf() -> int:
+    """The print edition: each edition's single-page html printed to _build/pdf by headless
+    Chromium (:func:`print_editions`)."""
+    if not shutil.which(CHROMIUM):
+        sys.exit(f"the PDF needs Chromium, which is not at {CHROMIUM}: install it (Debian: "
+                 "apt-get install chromium) or set CHROMIUM to its path")
+    with tempfile.TemporaryDirectory() as profile:
+        browser = _Chromium(profile, offline=True)
+        try:
+            printed = print_editions(ROOT, browser)
+        finally:
+            browser.close()
+    for path in printed:
+        print(f"  {path}")
+    return 0 if printed else 1
+
+
+def print_editions(output: Path, browser: _Chromium) -> list[Path]:
+    """Build each edition's single-page html (Sphinx's singlehtml builder, from the same sources
+    and stored outputs as the book, reusing the doctrees of its html builds in ``output``) and
+    print it to <output>/_build/pdf/dtree-book-<en|zh>.pdf, A4, with the formulas typeset by
+    the book's own MathJax (no LaTeX; the Chinese needs a CJK font, fonts-noto-cjk). Returns
+    the two paths, or none if a build failed."""
+    config = output / "_build" / "_config.zh.yml"
+    if (run(BIN / "jupyter-book", "build", ROOT, "--builder", "singlehtml", "--path-output",
+            output)
+            or run(PYTHON, __file__, "_chinese_config", config)
+            or run(BIN / "jupyter-book", "build", ROOT, "--builder", "singlehtml", "--config",
+                   config, "--path-output", output / "_build" / "zh")):
+        return []
+    (output / "_build" / "pdf").mkdir(parents=True, exist_ok=True)
+    printed = []
+    for edition, built in (("en", output), ("zh", output / "_build" / "zh")):
+        # Sphinx writes the page to book/index.html (the root document's name) but with links
+        # relative to the folder above, from where it is printed
+        single = built / "_build" / "singlehtml"
+        page = single / "print.html"
+        shutil.copyfile(single / "book" / "index.html", page)
+        printed.append(output / "_build" / "pdf" / f"dtree-book-{edition}.pdf")
+        printed[-1].write_bytes(browser.pdf(page.as_uri()))
+    return printed
+
+
 def clean() -> int:
     shutil.rmtree(ROOT / "_build", ignore_errors=True)
     return 0
@@ -708,7 +762,7 @@ def clean() -> int:
 
 # the names with a leading underscore are internal: they run inside .venv
 TASKS = {"book": book, "test": test, "notebooks": notebooks, "screenshots": screenshots,
-         "bench": bench, "lab": lab, "clean": clean, "venv": lambda: 0, "colab": colab,
+         "bench": bench, "lab": lab, "pdf": pdf, "clean": clean, "venv": lambda: 0, "colab": colab,
          "translations": translations, "_execute": _execute, "_colab_execute": _colab_execute,
          "_chinese_config": _chinese_config, "_translations": _translations}
 

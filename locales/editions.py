@@ -113,8 +113,20 @@ class TranslatedTitlesInSolutions(SphinxTransform):
                 kept[0][-1].extend(child.deepcopy() for child in title.children)
 
 
+def _single_page_handlers(app) -> None:
+    """The print edition (``tasks.py pdf``) is each edition's single-page html. Sphinx looks up
+    how to write an extension's node under the builder's name, and falls back to its format
+    ("html") only if no extension registered anything under that name; one did, so the
+    single-page builder gets every html handler it lacks (sphinx-proof's, jupyterbook-latex's,
+    ...)."""
+    if app.builder.name == "singlehtml":
+        handlers = app.registry.translation_handlers
+        handlers["singlehtml"] = {**handlers.get("html", {}), **handlers.get("singlehtml", {})}
+
+
 def setup(app):
     roles.retrieve_glue_data = retrieve_glue_data
+    app.connect("builder-inited", _single_page_handlers)
     app.add_transform(TranslateTocCaptions)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(TranslatedTitlesInSolutions)

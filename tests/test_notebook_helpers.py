@@ -22,7 +22,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 from references import requires_rpart
 
 import dtree.notebook
-from dtree.notebook import FIRST_CELL, R_OUTPUTS, run_r
+from dtree.notebook import FIRST_CELL, R_OUTPUTS, STORED_BY, r_differences, run_r
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
@@ -106,16 +106,71 @@ def test_every_stored_r_output_is_documented():
 
 
 @requires_rpart
-def test_run_r_with_r_checks_the_stored_output(monkeypatch, tmp_path):
+def test_run_r_with_r_checks_the_stored_output(monkeypatch, tmp_path, capsys):
     kyphosis = ("suppressPackageStartupMessages(library(rpart)); "
                 "write.csv(kyphosis, stdout(), row.names = FALSE)")
-    assert run_r(kyphosis, "kyphosis.csv") == (R_OUTPUTS / "kyphosis.csv").read_text()
+    stored = (R_OUTPUTS / "kyphosis.csv").read_text()
+    assert run_r(kyphosis, "kyphosis.csv", strict=True) == stored
+    assert capsys.readouterr().out == ""
+    assert run_r('cat("something else\\n")', "kyphosis.csv") == stored  # never stops a reader
+    note = capsys.readouterr().out
+    assert note.startswith("Note: R ") and ", rpart " in note and STORED_BY in note
     with pytest.raises(RuntimeError, match="DTREE_STORE_R_OUTPUTS=1"):
-        run_r('cat("something else\\n")', "kyphosis.csv")
+        run_r('cat("something else\\n")', "kyphosis.csv", strict=True)
     monkeypatch.setattr(dtree.notebook, "R_OUTPUTS", tmp_path)
     monkeypatch.setenv("DTREE_STORE_R_OUTPUTS", "1")
     assert run_r('cat("stored\\n")', "new.txt") == "stored\n"
     assert (tmp_path / "new.txt").read_text() == "stored\n"
+
+
+def test_the_stored_outputs_name_the_r_that_made_them():
+    r, rpart = STORED_BY.split(", ")
+    readme = " ".join((R_OUTPUTS / "README.md").read_text().split())
+    assert f"with {r} (" in readme and f"and {rpart} (" in readme
+
+
+def test_r_differences_compare_numbers_not_text():
+    stored = '"CP","nsplit"\n0.1764706,0\n1e-04,3\n'
+    assert r_differences('"CP", "nsplit"\n0.17647060,0\n0.0001,3\n', stored) == []
+    assert r_differences('"CP","nsplit"\n0.1764706,0\n2e-04,3\n', stored) == ["1e-04 -> 2e-04"]
+    assert r_differences('0.1764706,0\n', stored) == ["4 numbers -> 2 numbers"]
+    # compared at the fewer printed digits: a change of the 7th is a difference, of the 8th not
+    assert r_differences("0.1764707", "0.1764706") == ["0.1764706 -> 0.1764707"]
+    assert r_differences("0.17647061", "0.1764706") == []
+    assert r_differences("81 -0.5", "81.00 -0.50") == []
+
+
+FAKE_R = """#!/bin/sh
+case "$*" in
+  *getRversion*) printf 'R 9.9.9, rpart 9.9.9' ;;
+  *) cat "$FAKE_R_PRINTS" ;;
+esac
+"""
+
+
+@pytest.mark.parametrize("stored", sorted(p.name for p in R_OUTPUTS.iterdir()
+                                          if p.name != "README.md"))
+def test_run_r_never_stops_a_chapter_where_r_prints_otherwise(stored, monkeypatch, tmp_path,
+                                                               capsys):
+    """Another R (Binder's, a laptop's) that writes the same numbers differently, or prints
+    other numbers: the chapter gets the stored output, with a note naming both versions."""
+    (tmp_path / "Rscript").write_text(FAKE_R)
+    (tmp_path / "Rscript").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    text = (R_OUTPUTS / stored).read_text()
+    numbers = re.findall(r"\d+(?:\.\d+)?", text)
+    assert numbers, stored
+    # the same numbers, written with one more digit (4 as 4.0, 0.25 as 0.250)
+    reformatted = re.sub(r"\d+(?:\.\d+)?", lambda m: m[0] + ("0" if "." in m[0] else ".0"),
+                         text).replace(",", ", ")
+    changed = text.replace(numbers[-1], str(float(numbers[-1]) * 1.5 + 1), 1)
+    for prints, note in ((reformatted, False), (changed, True)):
+        (tmp_path / "prints").write_text(prints)
+        monkeypatch.setenv("FAKE_R_PRINTS", str(tmp_path / "prints"))
+        assert run_r("a chapter's script", stored) == text
+        out = capsys.readouterr().out
+        assert ("R 9.9.9, rpart 9.9.9 printed numbers other than " + STORED_BY in out) == note
+        assert out == "" or note
 
 
 def test_a_chapter_passes_nbval_under_an_exported_agg_backend():

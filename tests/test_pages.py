@@ -468,3 +468,40 @@ def test_static_js_is_unpacked_only_when_its_sha512_matches(tmp_path, monkeypatc
     with pytest.raises(SystemExit, match="does not match its sha512"):
         tasks.ensure_static_js(tmp_path)
     assert not unpacked.exists()
+
+
+# ------------------------------------------------------------- the print edition
+requires_poppler = reference_mark("poppler-utils (pdftotext, pdfinfo, pdffonts)",
+                                  shutil.which("pdftotext") is not None,
+                                  "apt-get install poppler-utils")
+
+
+def _pdf_tool(*command: str | Path) -> str:
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@requires_chromium
+@requires_poppler
+def test_the_pdf_editions(book, zh_book, browser):
+    """tasks.py pdf: both editions print whole, with every formula typeset (no TeX left in the
+    text) and every chapter's title, the Chinese one in a CJK font."""
+    assert book[0] == 0 and zh_book == 0
+    english, chinese = tasks.print_editions(book[2].parent.parent, browser)
+    pages = {}
+    for pdf, html in ((english, book[2]), (chinese, book[2] / "zh")):
+        text = _pdf_tool("pdftotext", "-layout", pdf, "-")
+        raw = re.findall(r"\\\(|\\\[|\$\$|\\(?:frac|sum|log|mathrm|operatorname|begin)\b", text)
+        assert not raw, f"{pdf.name}: TeX left untypeset: {raw[:5]}"
+        flat = re.sub(r"\s+", " ", text)
+        for page in PAGES[1:]:
+            soup = BeautifulSoup((html / f"{page}.html").read_text(encoding="utf-8"),
+                                 "html.parser")
+            title = re.sub(r"\s+", " ", soup.select_one("article h1").get_text(" ")).strip(" #¶")
+            assert title in flat, f"{pdf.name} lacks the title {title!r}"
+        pages[pdf.name] = int(re.search(r"^Pages:\s+(\d+)", _pdf_tool("pdfinfo", pdf),
+                                        re.MULTILINE).group(1))
+    # a whole book, not a page or the first screen: at least ten pages a chapter
+    assert all(n > 10 * len(PAGES) for n in pages.values()), pages
+    assert 0.8 < pages[chinese.name] / pages[english.name] < 1.25, pages
+    assert "CJK" in _pdf_tool("pdffonts", chinese)

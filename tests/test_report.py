@@ -33,18 +33,18 @@ def kyphosis_tree(regression: bool = False):
 
 def r_cptable(formula: str, stored: str) -> pd.DataFrame:
     script = R_FIT.format(formula=formula) + "write.csv(fit$cptable, stdout(), row.names = FALSE)"
-    return pd.read_csv(io.StringIO(run_r(script, stored)))
+    return pd.read_csv(io.StringIO(run_r(script, stored, strict=True)))
 
 
 def test_print_is_rparts_on_kyphosis():
     printed = run_r(R_FIT.format(formula="Kyphosis ~ Age + Number + Start") + "print(fit)",
-                    "kyphosis_print.txt")
+                    "kyphosis_print.txt", strict=True)
     assert rpart_text(kyphosis_tree()) == printed
 
 
 def test_print_is_rparts_for_a_regression_tree():
     printed = run_r(R_FIT.format(formula="Start ~ Age + Number") + "print(fit)",
-                    "kyphosis_anova_print.txt")
+                    "kyphosis_anova_print.txt", strict=True)
     assert rpart_text(kyphosis_tree(regression=True)) == printed
 
 
