@@ -718,23 +718,20 @@ def pdf() -> int:
     if not shutil.which(CHROMIUM):
         sys.exit(f"the PDF needs Chromium, which is not at {CHROMIUM}: install it (Debian: "
                  "apt-get install chromium) or set CHROMIUM to its path")
-    with tempfile.TemporaryDirectory() as profile:
-        browser = _Chromium(profile, offline=True)
-        try:
-            printed = print_editions(ROOT, browser)
-        finally:
-            browser.close()
+    printed = print_editions(ROOT)
     for path in printed:
         print(f"  {path}")
     return 0 if printed else 1
 
 
-def print_editions(output: Path, browser: _Chromium) -> list[Path]:
+def print_editions(output: Path) -> list[Path]:
     """Build each edition's single-page html (Sphinx's singlehtml builder, from the same sources
     and stored outputs as the book, reusing the doctrees of its html builds in ``output``) and
     print it to <output>/_build/pdf/dtree-book-<en|zh>.pdf, A4, with the formulas typeset by
-    the book's own MathJax (no LaTeX; the Chinese needs a CJK font, fonts-noto-cjk). Returns
-    the two paths, or none if a build failed."""
+    the book's own MathJax (no LaTeX; the Chinese needs a CJK font, fonts-noto-cjk), the two
+    at once in two offline browsers. Returns the two paths, or none if a build failed."""
+    from concurrent.futures import ThreadPoolExecutor
+
     config = output / "_build" / "_config.zh.yml"
     if (run(BIN / "jupyter-book", "build", ROOT, "--builder", "singlehtml", "--path-output",
             output)
@@ -743,16 +740,24 @@ def print_editions(output: Path, browser: _Chromium) -> list[Path]:
                    config, "--path-output", output / "_build" / "zh")):
         return []
     (output / "_build" / "pdf").mkdir(parents=True, exist_ok=True)
-    printed = []
-    for edition, built in (("en", output), ("zh", output / "_build" / "zh")):
+
+    def print_one(edition: str, built: Path) -> Path:
         # Sphinx writes the page to book/index.html (the root document's name) but with links
         # relative to the folder above, from where it is printed
         single = built / "_build" / "singlehtml"
         page = single / "print.html"
         shutil.copyfile(single / "book" / "index.html", page)
-        printed.append(output / "_build" / "pdf" / f"dtree-book-{edition}.pdf")
-        printed[-1].write_bytes(browser.pdf(page.as_uri()))
-    return printed
+        target = output / "_build" / "pdf" / f"dtree-book-{edition}.pdf"
+        with tempfile.TemporaryDirectory() as profile:
+            browser = _Chromium(profile, offline=True)
+            try:
+                target.write_bytes(browser.pdf(page.as_uri()))
+            finally:
+                browser.close()
+        return target
+
+    with ThreadPoolExecutor(2) as pool:
+        return list(pool.map(print_one, ("en", "zh"), (output, output / "_build" / "zh")))
 
 
 def clean() -> int:

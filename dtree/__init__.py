@@ -17,7 +17,7 @@ _HOMES = {
     "entropy": "impurity", "gain_ratio": "impurity", "gini": "impurity",
     "gini_index": "impurity", "info_gain": "impurity", "intrinsic_value": "impurity",
     "misclassification": "impurity",
-    "plot_tree": "plot",
+    "plot_tree": "plot", "plot_cp": "plot",
     "cost_complexity_path": "pruning", "prune_cost_complexity": "pruning",
     "prune_error_based": "pruning", "prune_pessimistic": "pruning",
     "prune_reduced_error": "pruning",
@@ -28,7 +28,8 @@ _HOMES = {
     "Node": "tree",
 }
 _MODULES = ("datasets", "estimators", "evaluation", "export", "grow", "impurity", "jit",
-            "kernels", "plot", "pruning", "report", "rules", "splits", "surrogates", "tree", "verify")
+            "kernels", "plot", "pruning", "report", "rules", "splits", "surrogates", "tree",
+            "verify")
 
 __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
@@ -36,7 +37,7 @@ __all__ = [
     "export_graphviz", "export_rules", "export_text",
     "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "leaf_table",
     "misclassification",
-    "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
+    "plot_cp", "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
     "prune_reduced_error", "rpart_nodes", "rpart_text", "tree_rules", "verify",
 ]
 __version__ = "0.2.0"
@@ -64,7 +65,7 @@ if TYPE_CHECKING:  # what the names are, for readers' tools
     from .export import export_graphviz, export_text, leaf_table
     from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain,
                            intrinsic_value, misclassification)
-    from .plot import plot_tree
+    from .plot import plot_cp, plot_tree
     from .pruning import (cost_complexity_path, prune_cost_complexity, prune_error_based,
                           prune_pessimistic, prune_reduced_error)
     from .report import cp_table, rpart_nodes, rpart_text

@@ -27,13 +27,14 @@ from .export import (STUB, class_counts, decision_loss, fitted_tree, is_stub, pr
                      weight_text)
 from .tree import Node, most_probable
 
-__all__ = ["plot_tree"]
+__all__ = ["plot_tree", "plot_cp"]
 
 MAX_WIDTH = 6.6  # inches: at 100 dpi, within the ~690 px a page gives an output at 1280 px
 MAX_HEIGHT = 12.0  # inches: about ten levels
 GAP = 0.08  # inches between neighbouring boxes
 BOX_PAD = 0.4  # box padding, in units of the font size
 LINE = 1.25  # line height, in units of the font size
+WHOLE_LEAVES = 32  # a tree with at most this many leaves is drawn whole without an ax
 MIN_FONTSIZE = 4.0  # points: the smallest text plot_tree shrinks to, to fit a given Axes
 LABEL_WIDTH = 24  # characters: a longer edge label (a set of categories) is wrapped
 LABEL_LINES = 3  # lines: a set of categories longer than that is cut, saying how many more
@@ -74,25 +75,33 @@ def _renderer():
 
 
 def _node_text(node: Node, stub: bool, classes: np.ndarray | None, proportion: bool = False,
-               loss: np.ndarray | None = None) -> str:
+               loss: np.ndarray | None = None, decimals: int | None = None,
+               total: float | None = None) -> str:
     """'texture?' and n for a test; the class and its counts (one per line) for a leaf, or
-    with ``proportion`` its class shares."""
+    with ``proportion`` its class shares (to ``decimals`` digits); with ``total``, n's share
+    of it in percent."""
     n = weight_text(node.weighted_n_samples)
+    if total:
+        n += f", {100 * node.weighted_n_samples / total:.0f}%"
     if stub:
         return f"{STUB}\nn = {n}"
     if not node.is_leaf:
         return f"{node.feature}?\nn = {n}"
     if classes is None:
-        return f"{node.prediction[0]:.4g}\nn = {n}"
+        value = f"{node.prediction[0]:.4g}" if decimals is None else \
+            f"{node.prediction[0]:.{decimals}f}"
+        return f"{value}\nn = {n}"
     label = predicted_class(node, classes, loss)
     if node.stop_reason == "empty":
         return f"{label}\n(empty)"
     if len(classes) > 4:
         return f"{label}\nn = {n}"
     if proportion:
-        return "\n".join([str(label), *(f"{c}: {p:.2f}"
+        digits = 2 if decimals is None else decimals
+        return "\n".join([str(label), *(f"{c}: {p:.{digits}f}"
                                         for c, p in zip(classes, node.prediction))])
-    return "\n".join([str(label), *class_counts(node, classes, sep=": ")])
+    lines = [str(label), *class_counts(node, classes, sep=": ")]
+    return "\n".join(lines + [f"{n.partition(', ')[2]}"] if total else lines)
 
 
 def _edge_label(label: str) -> str:
@@ -217,19 +226,23 @@ def _frame(box: _Box, classified: bool, filled: bool = False,
 
 def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
               max_depth: int | None = None, filled: bool = False,
-              proportion: bool = False) -> Axes:
+              proportion: bool = False, percent: bool = False,
+              decimals: int | None = None) -> Axes:
     """Draw the fitted tree of ``model`` and return the matplotlib Axes.
 
     Internal nodes show the tested feature and the weight of the rows that reach them, leaves the
     predicted class with the weighted class counts (with ``proportion``, the class shares);
     each edge is labelled with its branch condition (``clear``, ``<= 0.38``, ...; a long set of
     categories wrapped, and cut beyond three lines with the number left out). Leaves are
-    coloured by their class; with ``filled``, the tests too (by their majority class). An
+    coloured by their class; with ``filled``, the tests too (by their majority class). With
+    ``percent``, each node also gives its share of the root's weight ("n = 9, 53%"). An
     internal node at depth ``max_depth`` is drawn as a "…" stub box.
 
     Without ``ax``, a new white figure is sized to the tree so that its text is ``fontsize``
-    points on a book page (at most ``MAX_WIDTH`` x ``MAX_HEIGHT`` inches); a tree too large for
-    that is drawn only as deep as fits, with a UserWarning saying how many levels are folded.
+    points: within a book page (``MAX_WIDTH`` x ``MAX_HEIGHT`` inches) where the tree fits
+    there, else, for a tree of at most ``WHOLE_LEAVES`` leaves, as large as the whole tree
+    needs; a larger tree is drawn only as deep as fits the page, with a UserWarning saying
+    how many levels are folded.
     Into a given ``ax`` the whole tree is drawn with its text shrunk as needed to fit the Axes,
     down to ``MIN_FONTSIZE`` points, and only below that folded (with the same warning).
 
@@ -247,6 +260,11 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
         Colour the tests too.
     proportion : bool, default=False
         Class shares instead of weighted counts at the leaves.
+    percent : bool, default=False
+        Each node's share of the root's weight, in percent.
+    decimals : int or None, default=None
+        Digits after the point of class shares and a regressor's values (None: two for a
+        share, four significant digits for a value).
 
     Returns
     -------
@@ -263,11 +281,15 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
     """
     root = fitted_tree(model)
     check_integer(max_depth, "max_depth", 0, allow_none=True)
+    check_integer(decimals, "decimals", 0, allow_none=True)
     classes = getattr(model, "classes_", None)
     text = partial(_node_text, classes=classes, proportion=proportion,
-                   loss=decision_loss(model))
+                   loss=decision_loss(model), decimals=decimals,
+                   total=root.weighted_n_samples if percent else None)
     if ax is None:
         room = (MAX_WIDTH, MAX_HEIGHT)
+        if len(root.leaves()) <= WHOLE_LEAVES:  # the whole tree, however large it needs
+            room = (np.inf, np.inf)
     else:
         extent = ax.get_window_extent()
         room = (extent.width / ax.figure.dpi, extent.height / ax.figure.dpi)
@@ -323,4 +345,54 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
     ax.set_xlim(0, width)
     ax.set_ylim(-height, 0)
     ax.set_axis_off()
+    return ax
+
+
+def plot_cp(table, ax: Axes | None = None, upper: str = "size") -> Axes:
+    """rpart's ``plotcp``: the cross-validated relative error of each tree of a cp table
+    (:func:`dtree.cp_table`, or a fitted model's ``cp_table_``), with bars of one ``xstd``
+    either side, and a dotted line at the smallest ``xerror`` plus its ``xstd``, under which
+    the 1-SE rule takes the smallest tree (Breiman et al. 1984, sec. 3.4.3). As in rpart, the
+    trees are spaced evenly; the bottom axis names each by the geometric mean of its CP and the
+    CP above it (sqrt(CP_i CP_(i-1)), Inf for the root: the middle of the range of alpha that
+    selects it), to two significant digits, and the top axis by its size (``upper="size"``,
+    leaves), its number of splits (``"splits"``) or nothing (``"none"``).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``CP``, ``nsplit``, ``xerror`` and ``xstd``, one row per tree, root first.
+    ax : matplotlib.axes.Axes or None, default=None
+        Where to draw; None for a new figure.
+    upper : {"size", "splits", "none"}, default="size"
+        What the top axis shows.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn into.
+    """
+    missing = {"CP", "nsplit", "xerror", "xstd"} - set(getattr(table, "columns", ()))
+    if missing:
+        raise ValueError(f"plot_cp needs a cp table (dtree.cp_table) with the columns CP, "
+                         f"nsplit, xerror and xstd; missing: {', '.join(sorted(missing))}")
+    if upper not in ("size", "splits", "none"):
+        raise ValueError(f"upper must be 'size', 'splits' or 'none', not {upper!r}")
+    cp, nsplit = table["CP"].to_numpy(float), table["nsplit"].to_numpy(int)
+    xerror, xstd = table["xerror"].to_numpy(float), table["xstd"].to_numpy(float)
+    middle = np.sqrt(cp * np.append(np.inf, cp[:-1]))
+    at = np.arange(1, len(cp) + 1)
+    if ax is None:
+        ax = plt.figure(figsize=(MAX_WIDTH, 3.6), facecolor="white").add_subplot()
+    ax.errorbar(at, xerror, yerr=xstd, marker="o", color="black", ecolor="0.35", capsize=0,
+                lw=1, ms=4)
+    best = int(np.argmin(xerror))  # the first of the smallest
+    ax.axhline(xerror[best] + xstd[best], ls=":", color="black", lw=1)
+    ax.set_xticks(at, [f"{m:.2g}".replace("inf", "Inf") for m in middle])
+    ax.set_xlabel("cp")
+    ax.set_ylabel("X-val Relative Error")
+    if upper != "none":
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(at, [str(n + (upper == "size")) for n in nsplit])
+        top.set_xlabel("size of tree" if upper == "size" else "number of splits")
     return ax

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from types import SimpleNamespace
 
@@ -446,3 +447,62 @@ def test_filled_and_proportion(wm20):
     assert root.get_bbox_patch().get_facecolor()[:3] != (1.0, 1.0, 1.0)  # coloured: majority
     assert "yes\nno: 0.00\nyes: 1.00" in [t.get_text() for t in nodes]
     plt.close("all")
+
+
+def test_plot_cp_is_rparts_plotcp():
+    """rpart's plotcp, read off its source (rpart 4.1.19): evenly spaced trees labelled
+    signif(sqrt(CP_i CP_(i-1)), 2) with Inf for the root, sizes nsplit + 1 on top, bars of one
+    xstd, and the line at xerror + xstd of the first smallest xerror."""
+    import pandas as pd
+
+    table = pd.DataFrame({"CP": [0.1764706, 0.01960784, 0.0], "nsplit": [0, 1, 4],
+                          "rel error": [1.0, 0.82, 0.76], "xerror": [1.0, 0.9, 0.9],
+                          "xstd": [0.2, 0.19, 0.3]})
+    ax = dtree.plot_cp(table)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Inf", "0.059", "0"]
+    # sqrt(0.1764706 * 0.01960784) = 0.0588...
+    top = ax.child_axes[0] if ax.child_axes else None
+    assert top is not None and [t.get_text() for t in top.get_xticklabels()] == ["1", "2", "5"]
+    line, = [line for line in ax.get_lines() if line.get_linestyle() == ":"]
+    assert line.get_ydata()[0] == pytest.approx(0.9 + 0.19)  # the first of the two minima
+    with pytest.raises(ValueError, match="missing: xerror, xstd"):
+        dtree.plot_cp(table[["CP", "nsplit"]])
+    with pytest.raises(ValueError, match="upper must be"):
+        dtree.plot_cp(table, upper="leaves")
+
+
+def test_plot_tree_draws_every_leaf_of_a_tree_up_to_32_leaves():
+    # 8 leaves with three long class names: wider than a book page at 9 pt
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(size=(400, 3)), columns=["first", "second", "third"])
+    names = np.array(["a long class name", "another long name", "yet another name"])
+    y = names[(4 * (X["first"] > 0.5) + 2 * (X["second"] > 0.5) + (X["third"] > 0.5)) % 3]
+    model = dtree.CARTClassifier(max_depth=3).fit(X, y)
+    assert len(model.tree_.root.leaves()) == 8
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing folded, nothing to warn of
+        ax = dtree.plot_tree(model)
+    assert ax.figure.get_figwidth() > dtree.plot.MAX_WIDTH
+    assert not any(t.get_text().startswith("…") for t in ax.texts)
+    assert sum(t.get_text().split("\n")[0] in names for t in ax.texts) >= 8
+    # a larger tree is folded to the page, saying so
+    big = dtree.CARTClassifier().fit(X, rng.permutation(y))  # noise: a large tree
+    assert len(big.tree_.root.leaves()) > dtree.plot.WHOLE_LEAVES
+    with pytest.warns(UserWarning, match="folded"):
+        ax = dtree.plot_tree(big)
+    assert ax.figure.get_figwidth() <= dtree.plot.MAX_WIDTH
+
+
+def test_plot_tree_percent_and_decimals(wm20):
+    X, y = wm20
+    model = dtree.CARTClassifier(max_depth=1).fit(X, y)
+    texts = [t.get_text() for t in dtree.plot_tree(model, percent=True).texts]
+    # the root holds all 17 melons; a leaf's share of them, in whole percent
+    assert "texture?\nn = 17, 100%" in texts or any(t.endswith("n = 17, 100%") for t in texts)
+    leaf_weights = [leaf.weighted_n_samples for leaf in model.tree_.root.leaves()]
+    for w in leaf_weights:
+        assert any(t.endswith(f"{100 * w / 17:.0f}%") for t in texts)
+    shares = dtree.plot_tree(model, proportion=True, decimals=3).texts
+    assert any(re.search(r": 0\.\d{3}$", t.get_text(), re.MULTILINE) for t in shares)
+    with pytest.raises(ValueError, match="decimals"):
+        dtree.plot_tree(model, decimals=-1)
