@@ -1,10 +1,11 @@
 """The README's first screen, followed as a newcomer would: clone, open the chapters in
 JupyterLab, install the library and run its example.
 
-Two steps are shortened, and only these: the clone is made from this repository's own history
-(not from GitHub), and it shares this checkout's ``.venv`` (creating another would install the
-same pinned requirements again). ``python3 tasks.py book`` is the build that
-tests/test_pages.py makes and reads.
+Two steps are shortened, and only these: ``python3 tasks.py lab`` runs in this checkout, whose
+``.venv`` the tests run in (in a clone it would install the same pinned requirements into a
+second one), and the clone that ``pip install .`` installs from is made from this repository's
+own history, not from GitHub. ``python3 tasks.py book`` is the build that tests/test_pages.py
+makes and reads.
 """
 from __future__ import annotations
 
@@ -66,7 +67,6 @@ def clone(tmp_path_factory) -> Path:
         pytest.skip("needs git and this repository's history")
     target = tmp_path_factory.mktemp("newcomer") / "dtree"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
-    (target / ".venv").symlink_to(Path(sys.prefix))
     return target
 
 
@@ -81,13 +81,13 @@ def _get(url: str) -> bytes:
         return response.read()
 
 
-def test_tasks_lab_serves_a_chapter(clone):
+def test_tasks_lab_serves_a_chapter():
     if not (Path(sys.prefix) / "bin" / "jupyter-lab").exists():
         pytest.skip("JupyterLab is not installed in this environment (requirements.txt pins it)")
     port, token = _free_port(), "newcomer"
     lab = subprocess.Popen(
         [sys.executable, "tasks.py", "lab", "--no-browser", f"--port={port}",
-         f"--IdentityProvider.token={token}"], cwd=clone, stdout=subprocess.DEVNULL,
+         f"--IdentityProvider.token={token}"], cwd=ROOT, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
