@@ -8,9 +8,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # before anything imports pyplot (dtree.plot does)
-# Notebook kernels started by nbval inherit this, so they draw inline and store PNGs whatever
-# MPLBACKEND the user's environment sets (TkAgg, Agg, ...).
-os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+# Notebook kernels started by nbval inherit this: every chapter must store its figures (as PNG)
+# and pass under an exported MPLBACKEND=Agg, because its setup cell, not the environment,
+# chooses the inline backend (dtree.notebook.FIRST_CELL).
+os.environ["MPLBACKEND"] = "Agg"
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402

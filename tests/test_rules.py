@@ -51,7 +51,8 @@ def test_id3_on_watermelon_is_zhous_figure_4_4():
     rules = check(dtree.ID3Classifier().fit(X, y), X, y)
     # Zhou (2016), figure 4.4: nine leaves; the light-coloured branch holds no row
     assert len(rules) == 9
-    assert str(rules[0]) == "if texture = clear and root = curly then yes (cover 5, confidence 1.000)"
+    assert str(rules[0]) == ("if texture = clear and root = curly then yes "
+                             "(cover 5, confidence 1.000)")
     light = rules[4]
     assert light.conditions == ("texture = clear", "root = slightly curly", "colour = light")
     assert (light.cover, light.predicts) == (0, "yes")
