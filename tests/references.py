@@ -14,6 +14,8 @@ cannot silently stop running there. tests/conftest.py imports the hooks that do 
 """
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -264,13 +266,23 @@ def arff_attributes(frame: pd.DataFrame) -> dict[str, object]:
             for name, column in frame.items()}
 
 
+#: J48's printed output for the large data sets, stored so that a test run does not wait for
+#: Weka on them (the small ones run live): <name>.txt.gz, whose first line records the sha256 of
+#: the ARFF file J48 read and its options
+WEKA_OUTPUTS = Path(__file__).parent / "weka"
+STORE_WEKA_OUTPUTS = "DTREE_STORE_WEKA_OUTPUTS"
+
+
 def j48(path_or_frame: str | os.PathLike | pd.DataFrame,
-        options: tuple[str, ...] = J48_UNPRUNED) -> J48Result:
+        options: tuple[str, ...] = J48_UNPRUNED, stored: str | None = None) -> J48Result:
     """Run Weka's J48 on an ARFF file (or a DataFrame, written to a temporary ARFF file; the
     last column is the class) and parse its tree and training accuracy. ``-no-cv`` is added
-    (no cross-validation). Pruned default: ``options=J48_PRUNED``."""
-    if not have_weka():
-        raise RuntimeError("Weka is not installed: apt-get install weka")
+    (no cross-validation). Pruned default: ``options=J48_PRUNED``.
+
+    With ``stored``, a file name in :data:`WEKA_OUTPUTS`, J48's output is read from that file
+    instead, where it was made from the same ARFF text and options (else the test fails,
+    saying how to store it again); with ``DTREE_STORE_WEKA_OUTPUTS=1`` J48 runs and the file is
+    written."""
     with tempfile.TemporaryDirectory() as tmp:
         if isinstance(path_or_frame, pd.DataFrame):
             frame, path = path_or_frame, Path(tmp) / "data.arff"
@@ -278,11 +290,25 @@ def j48(path_or_frame: str | os.PathLike | pd.DataFrame,
         else:
             path = Path(path_or_frame)
             frame = read_arff(path)
+        stamp = (f"# sha256 {hashlib.sha256(path.read_bytes()).hexdigest()} options "
+                 f"{' '.join(options)}")
+        keep = None if stored is None else WEKA_OUTPUTS / stored
+        if keep is not None and os.environ.get(STORE_WEKA_OUTPUTS) != "1":
+            lines = gzip.decompress(keep.read_bytes()).decode().split("\n", 1)
+            if lines[0] != stamp:
+                raise AssertionError(f"{keep} was made from other data or options: store it "
+                                     f"again with {STORE_WEKA_OUTPUTS}=1 (needs Weka)")
+            return parse_j48(lines[1], arff_attributes(frame), options)
+        if not have_weka():
+            raise RuntimeError("Weka is not installed: apt-get install weka")
         command = ["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", *options,
                    "-no-cv", "-t", str(path)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"J48 failed ({done.returncode}): {done.stderr.strip()}")
+    if keep is not None:
+        keep.parent.mkdir(exist_ok=True)
+        keep.write_bytes(gzip.compress(f"{stamp}\n{done.stdout}".encode(), mtime=0))
     return parse_j48(done.stdout, arff_attributes(frame), options)
 
 

@@ -67,12 +67,12 @@ def differences(model, node, reference, path=(), parent=None):
             for d in differences(model, child, ref, path + (test,), node)]
 
 
-@requires_weka
 def test_same_tree_as_weka_j48_on_adult():
     # 32,561 rows, 6 numeric and 8 nominal columns, 4,262 missing values: 6,812 leaves
+    # (J48's output stored in tests/weka/, as for every adult test here)
     X, y = load_adult(return_X_y=True)
     frame = X.assign(income=pd.Categorical(y))
-    reference = j48(frame, J48_UNPRUNED)
+    reference = j48(frame, J48_UNPRUNED, stored="adult_unpruned.txt.gz")
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
     assert differences(model, model.tree_.root, reference.tree) == []
     assert (model.get_n_leaves(), sum(1 for _ in model.tree_.walk())) == (
@@ -194,12 +194,11 @@ def test_error_based_pruning_gives_j48s_pruned_tree(name, subtree_raising):
     assert model.get_n_leaves() == weka(name).n_leaves  # the input is untouched
 
 
-@requires_weka
 def test_error_based_pruning_on_adult():
     X, y = load_adult(return_X_y=True)
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
     pruned = prune_error_based(model, X, y)
-    reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED)
+    reference = j48(X.assign(income=pd.Categorical(y)), J48_PRUNED, stored="adult_pruned.txt.gz")
     assert differences(pruned, pruned.tree_.root, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 564
     assert sum(1 for _ in pruned.tree_.walk()) == reference.size
@@ -218,7 +217,6 @@ def adult_four_times() -> tuple[pd.DataFrame, np.ndarray]:
     return noisy, np.tile(np.asarray(y), 4)
 
 
-@requires_weka
 def test_error_based_pruning_on_adult_four_times():
     # Two J48 rules that adult itself does not reach. Thresholds: at five cuts the largest
     # training value below the cut has a smaller one within 1e-6 earlier in row order, and J48
@@ -231,11 +229,11 @@ def test_error_based_pruning_on_adult_four_times():
     X, y = adult_four_times()
     frame = X.assign(income=pd.Categorical(y))
     model = C45Classifier(variant="j48", min_samples_leaf=2).fit(X, y)
-    unpruned = j48(frame, J48_UNPRUNED)
+    unpruned = j48(frame, J48_UNPRUNED, stored="adult_x4_unpruned.txt.gz")
     assert differences(model, model.tree_.root, unpruned.tree) == []
     assert model.get_n_leaves() == unpruned.n_leaves == 16350
     pruned = prune_error_based(model, X, y)
-    reference = j48(frame, J48_PRUNED)
+    reference = j48(frame, J48_PRUNED, stored="adult_x4_pruned.txt.gz")
     assert differences(pruned, pruned.tree_.root, reference.tree) == []
     assert pruned.get_n_leaves() == reference.n_leaves == 10443
     assert int((pruned.predict(X) == y).sum()) == reference.correct
