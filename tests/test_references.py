@@ -374,3 +374,9 @@ def test_a_missing_program_skips_or_fails_a_real_run(tmp_path, required):
         assert done.returncode == 0, done.stdout
         assert "1 skipped" in done.stdout
         assert "No Such Program is not installed: apt-get install no-such-program" in done.stdout
+
+
+def test_a_stored_j48_output_is_used_only_for_the_data_it_was_made_from():
+    frame = pd.DataFrame({"x": [1.0, 2.0], "y": pd.Categorical(["a", "b"])})
+    with pytest.raises(AssertionError, match="DTREE_STORE_WEKA_OUTPUTS=1"):
+        j48(frame, J48_PRUNED, stored="adult_pruned.txt.gz")
