@@ -3,6 +3,8 @@ leaves as a table, one row per leaf; the tree in Graphviz's DOT language; and a 
 scikit-learn's arrays."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 from sklearn.exceptions import NotFittedError
@@ -146,6 +148,19 @@ def _surrogate_lines(node: Node) -> list[str]:
             for s in node.surrogates] + [f"otherwise: {side}"]
 
 
+def leaf_paths(root: Node) -> Iterator[tuple[Node, tuple[tuple[Node, int], ...]]]:
+    """Each leaf below ``root``, left to right, with its path: the (node, branch taken) pairs
+    from ``root`` down."""
+    stack: list[tuple[Node, tuple[tuple[Node, int], ...]]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node.is_leaf:
+            yield node, path
+        else:
+            stack.extend((child, (*path, (node, branch))) for branch, child in
+                         reversed(list(enumerate(node.children))))
+
+
 def leaf_table(model) -> pd.DataFrame:
     """One row per leaf, left to right, read as a rule: a column for each attribute tested
     above some leaf (the branch taken, blank where the path does not test it; two tests of one
@@ -162,28 +177,24 @@ def leaf_table(model) -> pd.DataFrame:
     pandas.DataFrame
         One row per leaf, indexed 1, 2, ... (``leaf``).
     """
-    root = fitted_tree(model)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
     rows = []
-    stack = [(root, {})]
-    while stack:
-        node, path = stack.pop()
-        if node.is_leaf:
-            if node.stop_reason == "empty":
-                counts = "-"
-            elif classes is None:
-                counts = f"n {weight_text(node.weighted_n_samples)}"
-            else:
-                counts = ", ".join(class_counts(node, classes))
-            predicted = (f"{node.prediction[0]:.4g}" if classes is None
-                         else str(predicted_class(node, classes, loss)))
-            rows.append({**path, "counts": counts, "predicts": predicted,
-                         "stop_reason": node.stop_reason})
-            continue
-        for label, child in reversed(list(zip(node.branch_labels(), node.children))):
-            answer = label.removeprefix("= ")
-            taken = f"{path[node.feature]}, {answer}" if node.feature in path else answer
-            stack.append((child, {**path, node.feature: taken}))
+    for node, path in leaf_paths(fitted_tree(model)):
+        taken: dict = {}
+        for test, branch in path:
+            answer = test.branch_labels()[branch].removeprefix("= ")
+            taken[test.feature] = f"{taken[test.feature]}, {answer}" if test.feature in taken \
+                else answer
+        if node.stop_reason == "empty":
+            counts = "-"
+        elif classes is None:
+            counts = f"n {weight_text(node.weighted_n_samples)}"
+        else:
+            counts = ", ".join(class_counts(node, classes))
+        predicted = (f"{node.prediction[0]:.4g}" if classes is None
+                     else str(predicted_class(node, classes, loss)))
+        rows.append({**taken, "counts": counts, "predicts": predicted,
+                     "stop_reason": node.stop_reason})
     table = pd.DataFrame(rows)
     tested = [c for c in table.columns if c not in ("counts", "predicts", "stop_reason")]
     table[tested] = table[tested].fillna("")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .export import decision_loss, fitted_tree, predicted_class, weight_text
+from .export import decision_loss, fitted_tree, leaf_paths, predicted_class, weight_text
 from .tree import Node, most_probable
 
 __all__ = ["Rule", "tree_rules", "export_rules"]
@@ -68,22 +68,16 @@ def tree_rules(model) -> list[Rule]:
     """
     root = fitted_tree(model)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
-    rules: list[Rule] = []
     ids = {id(node): i for i, node in enumerate(root.walk())}
-    stack: list[tuple[Node, tuple[tuple[Node, int], ...]]] = [(root, ())]
-    while stack:
-        node, path = stack.pop()
-        if node.is_leaf:
-            if classes is None:
-                predicts, confidence = float(node.prediction[0]), None
-            else:
-                predicts = predicted_class(node, classes, loss)
-                confidence = float(node.prediction[most_probable(node.prediction, loss)])
-            rules.append(Rule(_conditions(path), predicts, float(node.weighted_n_samples),
-                              confidence, ids[id(node)]))
-            continue
-        stack.extend((child, (*path, (node, b))) for b, child in reversed(list(enumerate(
-            node.children))))
+    rules = []
+    for node, path in leaf_paths(root):
+        if classes is None:
+            predicts, confidence = float(node.prediction[0]), None
+        else:
+            predicts = predicted_class(node, classes, loss)
+            confidence = float(node.prediction[most_probable(node.prediction, loss)])
+        rules.append(Rule(_conditions(path), predicts, float(node.weighted_n_samples),
+                          confidence, ids[id(node)]))
     return rules
 
 
