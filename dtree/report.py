@@ -184,7 +184,9 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     loss (0/1) or squared error and R(root) in weight units. ``folds`` is a number K (rows
     assigned at random to K groups of nearly equal size, as rpart does) or each row's fold
     id, as rpart's ``xval`` vector. X, y, ``sample_weight`` are the data the model was fitted
-    to. Ties in alpha (up to 1e-10 R(root), round-off) make one row (the smaller tree), as in
+    to, which are checked as far as the tree can tell (the number of rows, their weight and
+    the class shares or mean at the root; a ValueError if they differ). Ties in alpha (up to
+    1e-10 R(root), round-off) make one row (the smaller tree), as in
     rpart. The last row is the tree with the links of zero gain cut, rpart's ``cp = 0``; compare
     with rpart fitted with ``cp = 0``. A classifier with priors or a loss is refused.
 
@@ -208,13 +210,14 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     pandas.DataFrame
         Columns ``CP``, ``nsplit``, ``rel error``, ``xerror`` and ``xstd``.
     """
-    fitted_tree(model)
+    root = fitted_tree(model)
     if getattr(model, "costs_", None) is not None:
         raise ValueError("cp_table: priors and a loss matrix are not supported")
     cost = "error" if getattr(model, "classes_", None) is not None else "impurity"
     path = cost_complexity_path(model, cost)
     y = np.asarray(y)
     w = check_sample_weight(sample_weight, len(y))
+    _check_training_rows(model, root, y, w)
     total = w.sum()
     alphas, risks, leaves = path.ccp_alphas[::-1], path.impurities[::-1], path.n_leaves[::-1]
     root_risk = risks[0]
@@ -233,6 +236,29 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     xstd = np.sqrt(np.maximum(xsquare - xrisk ** 2 / total, 0))
     return pd.DataFrame({"CP": cp, "nsplit": leaves - 1, "rel error": risks / root_risk,
                          "xerror": xrisk / absolute, "xstd": xstd / absolute})
+
+
+def _check_training_rows(model, root: Node, y: np.ndarray, w: np.ndarray) -> None:
+    """Refuse ``y`` and ``w`` where they cannot be the rows the model was fitted on: another
+    number of rows of positive weight, another total weight, or other class shares (a
+    regressor by squared error: another mean) at the root, each up to round-off. Other rows
+    with the same counts cannot be told apart."""
+    weights = model._class_weighted(y, w)  # as fit weighed them
+    total = float(weights.sum())
+    if getattr(model, "classes_", None) is not None:
+        what = "class shares"
+        shares = np.array([weights[y == c].sum() for c in model.classes_]) / total
+    elif model.criterion != "absolute_error":  # the root predicts the mean
+        what, shares = "mean", np.array([np.dot(weights, y.astype(float)) / total])
+    else:
+        what, shares = "mean", root.prediction  # its median: not checked
+    if (int((w > 0).sum()) != root.n_samples
+            or not np.isclose(total, root.weighted_n_samples, rtol=1e-9)
+            or not np.allclose(shares, root.prediction, rtol=1e-9, atol=1e-12)):
+        raise ValueError(
+            f"cp_table: X, y and sample_weight must be the rows the model was fitted on "
+            f"({root.n_samples} rows of weight {root.weighted_n_samples:g}); these are "
+            f"{int((w > 0).sum())} rows of weight {total:g}, or their {what} differ")
 
 
 def _folds(folds, n: int, random_state) -> np.ndarray:

@@ -168,3 +168,29 @@ def test_priors_as_rpart_reports_them():
     nodes = rpart_nodes(model)
     np.testing.assert_allclose(nodes["loss"], fit.frame.loc[nodes.index, "dev"], rtol=1e-9)
     assert rpart_text(model) == fit.printed
+
+
+def test_cp_table_refuses_rows_that_are_not_the_training_rows():
+    # issue 30: the first 300 rows of the data gave a root xerror of 1.467, without a word
+    X, y = load_adult_sample()
+    model = dtree.CARTClassifier(min_samples_leaf=20).fit(X, y)
+    with pytest.raises(ValueError, match="the rows the model was fitted on .* these are 300"):
+        cp_table(model, X.iloc[:300], y[:300], folds=3, random_state=0)
+    swapped = y.copy()
+    swapped[:5] = np.where(swapped[:5] == model.classes_[0], model.classes_[1], model.classes_[0])
+    with pytest.raises(ValueError, match="class shares differ"):
+        cp_table(model, X, swapped, folds=3, random_state=0)
+    assert cp_table(model, X, y, folds=3, random_state=0)["xerror"].iloc[0] == \
+        pytest.approx(1.0, abs=0.2)  # the root's cross-validated error is about R(root)
+    weighted = dtree.CARTClassifier(min_samples_leaf=20, class_weight="balanced").fit(X, y)
+    cp_table(weighted, X, y, folds=3, random_state=0)  # class weights as fit applied them
+    regressor = dtree.CARTRegressor(min_samples_leaf=20).fit(X[["age"]], X["hours-per-week"])
+    with pytest.raises(ValueError, match="mean differ"):
+        cp_table(regressor, X[["age"]], X["hours-per-week"] + 1.0, folds=3, random_state=0)
+
+
+def load_adult_sample():
+    from dtree.datasets import load_adult
+
+    X, y = load_adult(return_X_y=True)
+    return X.iloc[:2000].reset_index(drop=True), np.asarray(y)[:2000]
