@@ -951,7 +951,10 @@ def _shared_encoding(template, X, y, w: np.ndarray, groups: np.ndarray):
     """What :func:`_fold_trees` grows every fold's tree from, X encoded once: the checked
     parameters, the features (learnt from the rows of positive weight), every row encoded,
     the targets, the number of classes and the classes; None where a fold's own fit could
-    differ (see :func:`_fold_trees`)."""
+    differ (see :func:`_fold_trees`). With numeric columns only and no value missing, the
+    trees are grown without surrogates (``max_surrogates=None``): they change no primary
+    split, and only a row whose tested value is missing (or, at a split on categories, a
+    category the node's rows did not have) takes one."""
     params = template.get_params()
     if params.get("ccp_alpha") != 0 or any(params.get(name) is not None for name in (
             "class_weight", "priors", "loss", "pruning", "max_features")):
@@ -975,6 +978,8 @@ def _shared_encoding(template, X, y, w: np.ndarray, groups: np.ndarray):
             codes = rows[:, j][~np.isnan(rows[:, j])].astype(np.int64)
             if not np.bincount(codes, minlength=len(features[j].categories)).all():
                 return None
+    if not (np.isnan(matrix).any() or any(feature.is_categorical for feature in features)):
+        p.max_surrogates = None  # no row, grown or left out, needs a surrogate: none sought
     return p, features, matrix, targets, n_classes, classes
 
 

@@ -14,7 +14,7 @@ from sklearn.datasets import load_diabetes
 from sklearn.model_selection import GridSearchCV
 
 import dtree
-from dtree.datasets import load_car
+from dtree.datasets import load_car, load_tic_tac_toe
 from dtree.pruning import prune_cost_complexity
 from dtree.report import cp_table
 
@@ -144,13 +144,17 @@ RARE_Y = np.where((RARE["colour"] == "blue") ^ (RARE["size"] > 4), "yes", "no")
 
 
 @pytest.mark.parametrize("data", ["car", "car as strings, weights 0 to 2", "diabetes, weights",
-                                  "a category in one fold only"])
+                                  "tic-tac-toe", "a category in one fold only"])
 def test_folds_grown_on_one_encoding_as_fitted(data, monkeypatch):
     # cross_validated_errors encodes X once and grows each fold's tree on its rows where a fit
-    # on them would learn the same classes and categories; forced to fit a clone per fold
-    # instead, every number of the cp table is the same
-    w = None
-    if data == "diabetes, weights":
+    # on them would learn the same classes and categories (without surrogates where no value
+    # is missing and no column is categorical); forced to fit a clone per fold instead, every
+    # number of the cp table is the same. Tic-tac-toe: a left-out row whose category no
+    # training row at a node had takes a surrogate there
+    w, leaf = None, 3
+    if data == "tic-tac-toe":
+        (X, y), make, leaf = load_tic_tac_toe(return_X_y=True), dtree.CARTClassifier, 1
+    elif data == "diabetes, weights":
         X, y = load_diabetes(return_X_y=True)
         make, w = dtree.CARTRegressor, np.random.default_rng(0).uniform(0.5, 2, len(y))
     elif data == "a category in one fold only":
@@ -159,7 +163,7 @@ def test_folds_grown_on_one_encoding_as_fitted(data, monkeypatch):
         X, y, make = CAR_X, np.asarray(CAR_Y), dtree.CARTClassifier
     if data.startswith("car as strings"):
         X, w = CAR_X.astype(str), np.arange(len(y)) % 3.0
-    model = make(min_samples_leaf=3).fit(X, y, w)
+    model = make(min_samples_leaf=leaf).fit(X, y, w)
     folds = np.arange(len(y)) % 5
     shared = dtree.pruning._shared_encoding(model, X, y, w if w is not None else np.ones(len(y)),
                                             folds)
