@@ -21,8 +21,8 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass
-from types import SimpleNamespace
 from statistics import NormalDist
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
