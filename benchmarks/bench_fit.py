@@ -39,7 +39,8 @@ from dtree.datasets import load_adult, load_car, load_mushroom
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from references import J48_UNPRUNED, WEKA_JAR, have_weka, write_arff  # noqa: E402
+from references import (J48_UNPRUNED, WEKA_JAR, have_rpart, have_weka,  # noqa: E402
+                        write_arff)
 from test_j48 import adult_four_times  # noqa: E402
 
 
@@ -272,6 +273,91 @@ def error_based_j48(table: list) -> None:
             else f"dtree to {ours_leaves:,}, J48 to {leaves:,}")
     table.append((f"{name} in the scikit-learn column ({model.get_n_leaves():,} leaves, pruned "
                   f"{same}; issue 15 target: at most 2x)", result))
+
+
+#: rpart's route to the 1-SE tree (``benchmarks/bench_fit.py``'s ``one_se_rpart``): the tree
+#: of cp = 0 (minsplit 20, minbucket 7) cross-validated on the given folds, then pruned at the
+#: CP of the first row whose xerror is within one xstd of the least; ``reps`` times, timed
+#: inside R (proc.time, elapsed), after one uncounted call. Prints seconds per call and splits.
+RPART_ONE_SE = """
+suppressPackageStartupMessages(library(rpart))
+args <- commandArgs(TRUE)
+data <- read.csv(args[1], check.names = FALSE)
+folds <- data$fold
+data$fold <- NULL
+if (args[2] == "class") data$target <- factor(data$target)
+for (j in names(data)) if (is.character(data[[j]])) data[[j]] <- factor(data[[j]])
+reps <- as.integer(args[3])
+one_se <- function() {
+  fit <- rpart(target ~ ., data = data, method = args[2],
+               control = rpart.control(minsplit = 20, minbucket = 7, cp = 0, xval = folds))
+  table <- fit$cptable
+  best <- which.min(table[, "xerror"])
+  row <- which(table[, "xerror"] <= table[best, "xerror"] + table[best, "xstd"])[1]
+  prune(fit, cp = table[row, "CP"])
+}
+pruned <- one_se()
+start <- proc.time()[["elapsed"]]
+for (i in seq_len(reps)) pruned <- one_se()
+cat((proc.time()[["elapsed"]] - start) / reps, sum(pruned$frame$var != "<leaf>"), "\n")
+"""
+
+
+def one_se_rpart(table: list) -> None:
+    """Issue 28: ``ccp_alpha="1se"`` in one call, ``CARTClassifier`` / ``CARTRegressor(
+    min_samples_split=20, min_samples_leaf=7, ccp_alpha="1se", cv=folds).fit(X, y)`` against
+    rpart's ``rpart(xval = folds)`` with cp = 0 (the same minsplit 20, minbucket 7; rpart's
+    defaults maxcompete 4, maxsurrogate 5) and ``prune`` at the 1-SE row (``RPART_ONE_SE``),
+    timed inside R; both on the same 10 folds (numpy's permutation of row % 10, seed 0), so
+    both choose the same tree. Per round: 20 calls each side, R in a new process."""
+    from sklearn.datasets import load_breast_cancer, load_diabetes
+
+    name = "ccp_alpha='1se', cv=10 folds (the same both sides), fit"
+    if not have_rpart():
+        table.append((f"{name}: skipped, R's rpart is not installed (apt-get install "
+                      "r-base-core r-cran-rpart)",
+                      dict(dtree=None, sklearn=None, ratio=None, rounds=None)))
+        return
+    car_X, car_y = load_car(return_X_y=True)
+    cases = [("diabetes (scikit-learn's, 442 x 10, regression)", dtree.CARTRegressor, "anova",
+              *load_diabetes(return_X_y=True, as_frame=True)),
+             ("breast_cancer (569 x 30)", dtree.CARTClassifier, "class",
+              *load_breast_cancer(return_X_y=True, as_frame=True)),
+             ("car (1,728 x 6 categorical)", dtree.CARTClassifier, "class", car_X, car_y)]
+    reps = 20
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "one_se.R"
+        script.write_text(RPART_ONE_SE)
+        for label, make, method, X, y in cases:
+            y = np.asarray(y)
+            folds = np.random.default_rng(0).permutation(np.arange(len(y)) % 10) + 1
+            path = Path(tmp) / "data.csv"
+            X.assign(target=y, fold=folds).to_csv(path, index=False)
+            model = make(min_samples_split=20, min_samples_leaf=7, ccp_alpha="1se", cv=folds)
+            printed = {}
+
+            def ours():
+                for _ in range(reps):
+                    model.fit(X, y)
+
+            def theirs():
+                printed["out"] = subprocess.run(
+                    ["Rscript", "--vanilla", str(script), str(path), method, str(reps)],
+                    capture_output=True, text=True, check=True).stdout.split()
+
+            def rpart_seconds(call) -> float:
+                call()
+                return float(printed["out"][0]) * reps
+
+            result = compare(ours, theirs, 5, sklearn_seconds=rpart_seconds)
+            result["dtree"] /= reps
+            result["sklearn"] /= reps
+            splits, ours_splits = int(printed["out"][1]), model.get_n_leaves() - 1
+            same = (f"both {splits} splits" if splits == ours_splits
+                    else f"dtree {ours_splits} splits, rpart {splits}")
+            table.append((f"{name}, {label}, vs rpart's xval fit + prune at the 1-SE row timed "
+                          f"in R, in the scikit-learn column ({same}; issue 28 target: at most "
+                          "3x)", result))
 
 
 def predict_mushroom(table: list) -> None:
@@ -680,8 +766,9 @@ def main() -> None:
     table: list = []
     started = time.perf_counter()
     sections = (start_up, warm_and_first, mushroom_scaling, clean_mushroom, adult_j48,
-                error_based_j48, predict_mushroom, string_columns, numeric_gini, pickled_size,
-                regressor, pruning_path, missing_predict, wide, id_column, memory, chapter_times)
+                error_based_j48, one_se_rpart, predict_mushroom, string_columns, numeric_gini,
+                pickled_size, regressor, pruning_path, missing_predict, wide, id_column, memory,
+                chapter_times)
     if sys.argv[1:]:  # only the sections named, e.g. bench_fit.py adult_j48 (RESULTS.md is kept)
         sections = [section for section in sections if section.__name__ in sys.argv[1:]]
     for section in sections:

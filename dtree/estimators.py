@@ -14,6 +14,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -237,22 +238,30 @@ class _Tree(BaseEstimator):
         kept = w > 0  # a row of weight 0 is as if absent
         if not kept.all():
             columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
+        features, matrix = fit_features(  # X itself if it is float64 (and whole): only read
+            names, columns, numeric=self._numeric_thresholds, table=table if kept.all() else None)
+        self._check_missing(matrix, features, columns)
+        holdout = self._holdout(targets)
+        tree = self._grown(p, features, matrix, targets, n_classes, w, holdout)
+        return tree, features, table, classes, (matrix, targets, w, holdout)
+
+    def _grown(self, p, features: list[Feature], matrix: np.ndarray, targets: np.ndarray,
+               n_classes: int, w: np.ndarray, holdout: np.ndarray | None = None) -> Node:
+        """The tree grown on encoded rows, all of positive weight (``holdout``: those left out
+        of growing, or None), by the checked parameters ``p``, whose fractions of rows count
+        these rows and fractions of columns the columns (``p`` itself is not changed)."""
+        p = SimpleNamespace(**vars(p))
         for name in ("min_samples_split", "min_samples_leaf"):  # a fraction: of these rows
             if hasattr(p, name):
                 setattr(p, name, count_rows(getattr(p, name), len(targets)))
         if hasattr(p, "max_features"):  # a name or a fraction: of the columns
-            p.max_features = count_features(p.max_features, len(names))
+            p.max_features = count_features(p.max_features, len(features))
         stopping, rules = self._stopping_rules(p), self._split_rules(p)
-        features, matrix = fit_features(  # X itself if it is float64 (and whole): only read
-            names, columns, numeric=self._numeric_thresholds, table=table if kept.all() else None)
-        self._check_missing(matrix, features, columns)
         priority = self._priority(features)
-        holdout = self._holdout(targets)
         grown = self._grown_weights(targets, n_classes, w)
         if holdout is not None:
             grown = np.where(holdout, 0.0, grown)  # weight 0: left out
-        tree = grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
-        return tree, features, table, classes, (matrix, targets, w, holdout)
+        return grow(matrix, features, targets, n_classes, grown, rules, stopping, priority)
 
     def _encoded(self, X: ArrayLike) -> np.ndarray:
         """X as the fitted tree reads it (see ``encode``), after checking it as at fit."""

@@ -24,8 +24,8 @@ from ._validation import Feature
 from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate_search, find_surrogates,
-                         majority_side)
+from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate, _surrogate_search,
+                         find_surrogates, majority_side)
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties, value_branches
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -243,7 +243,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 order = data.sorted_rows(rows)
             if len(rows) <= compiled_below and not pure:
                 _grow_compiled(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority)
+                               stopping, priority, features, categories, shared)
                 continue
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
@@ -311,8 +311,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
                        complete: bool) -> bool:
     """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
-    criterion of class counts or sums (not the absolute error), on numeric attributes only
-    with no value missing (``complete``), every attribute scored at every node, depth first.
+    criterion of class counts or sums (not the absolute error), with no value missing
+    (``complete``), every attribute scored at every node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
     read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
@@ -322,21 +322,23 @@ def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingR
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
     return (complete and (rules, stopping) == read
-            and rules.criterion not in ("gain_ratio", "absolute_error")
-            and bool((data.slot >= 0).all()))
+            and rules.criterion not in ("gain_ratio", "absolute_error"))
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
                    pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
-                   stopping: StoppingRules, priority: np.ndarray) -> None:
+                   stopping: StoppingRules, priority: np.ndarray, features: list[Feature],
+                   categories: list, shared: dict) -> None:
     """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
-    and make its Nodes, as :func:`grow` would have made them one by one."""
+    and make its Nodes, as :func:`grow` would have made them one by one (a split on categories
+    by :func:`_attach_split`, a categorical surrogate by :func:`dtree.surrogates._surrogate`;
+    ``categories[j]``: column j's category labels, None if numeric)."""
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
     search = compiled(grow_subtree)
     (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, scores,
      tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
-     lower_right) = search(
+     lower_right, codes_at, surrogate_codes_at, codes) = search(
         data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
@@ -363,23 +365,33 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
-    for k, c, j, t, score, shares in zip(split.tolist(), first.tolist(), tested.tolist(),
-                                         threshold[split].tolist(),
-                                         scores[split, tested].tolist(), fractions[split]):
+    n_codes = data.n_categories.tolist()
+    for k, c, j, t, score, shares, at in zip(split.tolist(), first.tolist(), tested.tolist(),
+                                             threshold[split].tolist(),
+                                             scores[split, tested].tolist(), fractions[split],
+                                             codes_at[split].tolist()):
         node = made[k]
-        node.feature, node.feature_index, node.score, node.threshold = names[j], j, score, t
+        if n_codes[j]:
+            sides = tuple(codes[at:at + n_codes[j]].tolist())
+            _attach_split(node, Split(j, score, sides=sides), features, shared)
+        else:
+            node.feature, node.feature_index, node.score, node.threshold = names[j], j, score, t
         node.branch_fractions, node.children = shares, made[c:c + 2]
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
     larger = np.where(left > right, 0, np.where(right > left, 1, -1))
-    for k, count, features, agree, adjust, cuts, reverse, most, larger_side in zip(
+    for k, count, columns, agree, adjust, cuts, reverse, most, larger_side, at in zip(
             split.tolist(), n_surrogates[split].tolist(), surrogate_feature[split].tolist(),
             agreement[split].tolist(), adjusted[split].tolist(), cut[split].tolist(),
-            lower_right[split].tolist(), majority[split].tolist(), larger.tolist()):
+            lower_right[split].tolist(), majority[split].tolist(), larger.tolist(),
+            surrogate_codes_at[split].tolist()):
         node = made[k]
-        node.surrogates = tuple([Surrogate(names[f], f, agree[r], adjust[r], cuts[r],
-                                           reverse[r]) for r, f in enumerate(features[:count])])
+        node.surrogates = tuple([
+            _surrogate(data, categories, f, agree[r], adjust[r], cuts[r], reverse[r],
+                       codes[at[r]:at[r] + n_codes[f]]) if n_codes[f] else
+            Surrogate(names[f], f, agree[r], adjust[r], cuts[r], reverse[r])
+            for r, f in enumerate(columns[:count])])
         node.majority_branch = None if most < 0 else most
         node.larger_branch = None if larger_side < 0 else larger_side
 
@@ -389,8 +401,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
                  weighted_decrease, total_weight, max_surrogates):
-    """:func:`grow` for a node's whole subtree in one call, on numeric attributes with no
-    value missing, CART's binary splits (see :func:`_subtrees_compiled`), the same rules in
+    """:func:`grow` for a node's whole subtree in one call, with no value missing, CART's
+    binary splits (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
     :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
@@ -405,7 +417,9 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     and threshold, every attribute's score (NaN where it is no candidate or the node was not
     scored), the tied attributes, the branch fractions, the majority side (-1 for none), and
     per node its surrogates' number, features, agreements, adjusted agreements, thresholds
-    and whether reversed."""
+    and whether reversed; and for the categories, where in ``codes`` a split node's sides
+    (the branch of each category code, as ``dtree.splits.Split.sides``) and each of its
+    surrogates' start (:func:`_appended`)."""
     cap = 2 * len(rows) - 1  # every split leaves rows in both children
     n_features, most = XT.shape[0], max(max_surrogates, 1)
     child = np.full(cap, -1, np.int64)
@@ -420,7 +434,9 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     surrogate_feature = np.zeros((cap, most), np.int64)
     agreement, adjusted = np.zeros((cap, most)), np.zeros((cap, most))
     cut, lower_right = np.zeros((cap, most)), np.zeros((cap, most), np.bool_)
-    no_codes = np.zeros(0, np.int64)
+    codes_at = np.zeros(cap, np.int64)
+    surrogate_codes_at = np.zeros((cap, most), np.int64)
+    codes, n_codes = np.empty(16, np.int64), 0
     n_samples[0], node_depth[0], weight[0], top[0] = len(rows), depth, weight0, top0
     stack = [(0, rows, w, order, pure)]
     n_nodes = 1
@@ -438,7 +454,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             reason[k] = 5
         if reason[k] > 0:
             continue
-        gain, iv, at, n_branches, allowed, sides, missing_left = score_attributes(
+        gain, iv, at, n_branches, allowed, sides_of, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
             False, False, True, discount, False)
         best, blocked = -np.inf, False
@@ -466,22 +482,31 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         j = attrs[chosen]
         feature[k], threshold[k] = j, at[chosen]
+        sides = sides_of[chosen, :n_categories[j]]  # none for a numeric column
+        codes_at[k] = n_codes
+        codes, n_codes = _appended(codes, n_codes, sides)
         if max_surrogates >= 0:
             goes_left = np.empty(len(r), np.bool_)
             for i in range(len(r)):
-                goes_left[i] = XT[j, r[i]] <= threshold[k]
+                goes_left[i] = (sides[int(XT[j, r[i]])] == 0 if n_categories[j] > 0 else
+                                XT[j, r[i]] <= threshold[k])
             if len(r) >= MIN_ROWS:
-                sent, ranked, agree, adjust, surrogate_cut, reverse, codes = _surrogate_search(
+                (sent, ranked, agree, adjust, surrogate_cut, reverse,
+                 surrogate_codes) = _surrogate_search(
                     XT, n_categories, slot, r, wk, goes_left, ok, j, 0, max_surrogates)
                 n_surrogates[k] = len(ranked)
                 for s in range(len(ranked)):
-                    surrogate_feature[k, s] = ranked[s]
-                    agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
-                    cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
+                    f = ranked[s]
+                    surrogate_feature[k, s] = f
+                    agreement[k, s], adjusted[k, s] = agree[f], adjust[f]
+                    cut[k, s], lower_right[k, s] = surrogate_cut[f], reverse[f]
+                    surrogate_codes_at[k, s] = n_codes
+                    codes, n_codes = _appended(codes, n_codes,
+                                               surrogate_codes[f, :n_categories[f]])
             majority[k] = _majority(goes_left, wk, np.ones(len(r), np.bool_))
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], no_codes, 2, np.full(len(r), -1, np.int64), y, n_classes,
+            XT[j], threshold[k], sides, 2, np.full(len(r), -1, np.int64), y, n_classes,
             impurity, r, wk, ok)
         fractions[k] = shares
         child[k] = n_nodes
@@ -502,7 +527,20 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
             scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
-            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
+            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes], codes_at[:n_nodes],
+            surrogate_codes_at[:n_nodes], codes[:n_codes])
+
+
+@kernel
+def _appended(buffer, used, values):
+    """``values`` written into ``buffer`` after its first ``used`` entries (into a copy of
+    twice the length, as often as it is too short); returns the buffer and the entries used."""
+    while used + len(values) > len(buffer):
+        longer = np.empty(2 * len(buffer), buffer.dtype)
+        longer[:used] = buffer[:used]
+        buffer = longer
+    buffer[used:used + len(values)] = values
+    return buffer, used + len(values)
 
 
 def _resort_from(n_rows: int, best_first: bool, complete: bool) -> float:

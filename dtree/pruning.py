@@ -22,6 +22,7 @@ import copy
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,8 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_number, check_sample_weight
+from ._validation import (check_number, check_params, check_sample_weight,
+                          encode_columns, fit_features, table_columns, take_rows)
 from .export import decision_loss
 from .jit import compiled, kernel
 from .kernels import branch_of
@@ -894,36 +896,108 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
     template = clone(model)
     if isinstance(template.get_params().get("ccp_alpha"), str):  # a rule: grow unpruned
         template.set_params(ccp_alpha=0.0)
-    for group in np.unique(groups):
-        test, train = groups == group, groups != group
-        part = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (
-            lambda rows: X[rows])
-        grown = clone(template).fit(part(train), y[train], sample_weight=w[train])
-        layout = Layout(grown._root, numbered=True)
+    for test, root, layout, end, classes, costs in _fold_trees(template, X, y, w, groups):
         a = layout.arrays
         n = len(a.feature)
         parent = np.full(n, -1, np.int64)
         for i in np.flatnonzero(a.n_children):
             parent[a.first_child[i]:a.first_child[i] + a.n_children[i]] = i
-        path, cut = weakest_links(grown._root, cost, costs=getattr(grown, "costs_", None))
+        path, cut = weakest_links(root, cost, costs=costs)
         cut_at = np.full(n, np.inf)  # the alpha from which a node's branch is cut (steps in
         cut_at[[layout.number[id(node)] for node in cut]] = np.maximum.accumulate(  # order)
             path.ccp_alphas[1:])
         if classify:
-            position = {label: code for code, label in enumerate(grown.classes_.tolist())}
+            position = {label: code for code, label in enumerate(classes.tolist())}
             target = np.array([position.get(label, -1) for label in y[test].tolist()], float)
             output = most_probable(a.values).astype(float)
         else:
             target, output = y[test].astype(float), a.values[:, 0]
-        # each row's end node, as the prediction of its number (a CART row goes one way)
-        layout.arrays = a._replace(values=np.arange(n, dtype=float)[:, None])
-        end = layout.predict(grown._encoded(part(test)), grown.predict_missing)[:, 0]
         fold_risk, fold_square = compiled(_pruned_errors)(
-            end.astype(np.int64), parent, cut_at, alphas[order],
+            end, parent, cut_at, alphas[order],
             ROUND_OFF * path.impurities[-1], output, target, w[test], classify)
         risk[order] += fold_risk
         square[order] += fold_square
     return risk, square
+
+
+def _fold_trees(template, X, y, w: np.ndarray, groups: np.ndarray):
+    """For each fold of ``groups``: its rows (a mask), the root of the tree ``template`` grows
+    without them, that tree's numbered :class:`Layout`, the node where each of those rows ends
+    in it (:func:`_ends`), its classes (None for a regressor) and ``costs_``. X is encoded once
+    and each tree grown on its rows (``template._grown``) where that is what a fit on them
+    does: a CART without class weights, priors, loss, pruning or drawn features, whose every
+    fold leaves in its training rows of positive weight each class and each category that X's
+    rows of positive weight have (a pandas categorical column's categories are declared) and a
+    value of each column. Else each tree is the fit of a clone (``fit`` learns the categories
+    of its own rows). With no value missing in X, a tree is first grown without surrogates:
+    they change no primary split, and a left-out row takes one only where its tested value is
+    missing or a category that the node's training rows did not have; there, having none, it
+    ends at that internal node, and the tree is grown again with them."""
+    part = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: X[rows])
+    shared = _shared_encoding(template, X, y, w, groups)
+    for group in np.unique(groups):
+        test, train = groups == group, groups != group
+        if shared is None:
+            grown = clone(template).fit(part(train), y[train], sample_weight=w[train])
+            yield (test, grown._root, *_ends(grown._root, grown._encoded(part(test)),
+                                             template.predict_missing),
+                   getattr(grown, "classes_", None), getattr(grown, "costs_", None))
+            continue
+        p, features, matrix, targets, n_classes, classes = shared
+        rows = train & (w > 0)
+        complete = not np.isnan(matrix).any()
+        for surrogates in ([None, p.max_surrogates] if complete else [p.max_surrogates]):
+            root = template._grown(SimpleNamespace(**{**vars(p), "max_surrogates": surrogates}),
+                                   features, matrix[rows], targets[rows], n_classes, w[rows])
+            layout, end = _ends(root, matrix[test], template.predict_missing)
+            if not layout.arrays.n_children[end].any():  # none stopped for want of a surrogate
+                break
+        yield test, root, layout, end, classes, None
+
+
+def _ends(root: Node, encoded: np.ndarray, predict_missing: str) -> tuple[Layout, np.ndarray]:
+    """The tree's numbered :class:`Layout`, and the node number where each row of ``encoded``
+    ends (a CART row goes one way: routed with each node's number as its prediction)."""
+    layout = Layout(root, numbered=True)
+    a = layout.arrays
+    layout.arrays = a._replace(values=np.arange(len(a.feature), dtype=float)[:, None])
+    end = layout.predict(encoded, predict_missing)[:, 0].astype(np.int64)
+    layout.arrays = a
+    return layout, end
+
+
+def _shared_encoding(template, X, y, w: np.ndarray, groups: np.ndarray):
+    """What :func:`_fold_trees` grows every fold's tree from, X encoded once: the checked
+    parameters, the features (learnt from the rows of positive weight), every row encoded,
+    the targets, the number of classes and the classes; None where a fold's own fit could
+    differ (see :func:`_fold_trees`)."""
+    params = template.get_params()
+    if params.get("ccp_alpha") != 0 or any(params.get(name) is not None for name in (
+            "class_weight", "priors", "loss", "pruning", "max_features")):
+        return None
+    p = check_params(template, template._parameters)
+    names, columns, table = table_columns(X)
+    targets, n_classes, classes = template._targets(y)
+    kept = w > 0
+    if kept.all():  # the encoded rows are every row (X itself if it is float64: only read)
+        features, matrix = fit_features(names, columns, table=table)
+    else:
+        features = fit_features(names, take_rows(columns, kept))[0]
+        matrix = encode_columns(columns, features, table, copy=False)
+    learnt = [j for j, (feature, column) in enumerate(zip(features, columns))
+              if feature.is_categorical and not isinstance(getattr(column, "dtype", None),
+                                                           pd.CategoricalDtype)]
+    for group in np.unique(groups):
+        train = groups != group
+        rows = matrix[train & kept]
+        if np.isnan(rows).all(axis=0).any() or (
+                n_classes and not np.bincount(targets[train], minlength=n_classes).all()):
+            return None
+        for j in learnt:
+            codes = rows[:, j][~np.isnan(rows[:, j])].astype(np.int64)
+            if not np.bincount(codes, minlength=len(features[j].categories)).all():
+                return None
+    return p, features, matrix, targets, n_classes, classes
 
 
 @kernel

@@ -4,6 +4,7 @@ Run it with NUMBA_DISABLE_JIT=1 too: then "compiled" is plain Python."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dtree.grow
@@ -97,15 +98,54 @@ def test_classifier_same_tree(settings, weights, criterion, jit, monkeypatch):
     assert_same_tree(handed, reference)
 
 
+def categorical_data(seed: int, n: int = 200):
+    """Categorical columns, strings and a pandas categorical one with a category no row has,
+    a duplicate (gains tie), beside a numeric column on a coarse grid; 2 and 3 classes and a
+    numeric target."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, [4, 3, 9, 6], size=(n, 4))
+    X = pd.DataFrame({"c0": np.array(list("abcd"))[codes[:, 0]],
+                      "c1": pd.Categorical(np.array(list("xyz"))[codes[:, 1]],
+                                           categories=list("wxyz")),
+                      "c2": np.array(list("abcdefghi"))[codes[:, 2]],
+                      "x3": codes[:, 3].astype(float)})
+    X["c4"] = X["c0"]  # its gains tie with column c0's everywhere
+    signal = codes[:, 0] % 2 + 2 * (codes[:, 1] == 2) + (codes[:, 2] > 5) + rng.integers(0, 2, n)
+    return rng, X, signal
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("target", ["2 classes", "3 classes", "numeric"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS[:7], ids=lambda s: ",".join(s) or "defaults")
+def test_categorical_same_tree(settings, weights, target, jit, monkeypatch):
+    # bipartitions of categories (by order for 2 classes and the squared error, all of them
+    # for 3 classes), their categorical surrogates, beside a numeric column
+    rng, X, signal = categorical_data(11 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    if target == "numeric":
+        make, y = (lambda: CARTRegressor(**settings)), signal.astype(float)
+    else:
+        make = lambda: CARTClassifier(**settings)  # noqa: E731
+        y = np.array(["a", "b", "c"])[np.digitize(signal, [2, 4] if target == "3 classes"
+                                                  else [2, 99])]
+    for subtree_rows in (50, 10**6):  # below the root, and the whole tree
+        reference, handed = grow_both(make, X, y, w, monkeypatch, subtree_rows, jit)
+        assert_same_tree(handed, reference)
+        assert any(node.category_sets for node in reference.walk())
+
+
 def test_not_used_where_it_does_not_apply(monkeypatch):
-    """A missing value, a categorical column, max_features, max_leaf_nodes or the absolute
-    error: every node is grown by the generic grower."""
+    """A missing value, max_features, max_leaf_nodes or the absolute error: every node is
+    grown by the generic grower."""
     rng, X, signal = data(3)
     monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
     with_missing = X.copy()
     with_missing[5, 2] = np.nan
     CARTRegressor().fit(with_missing, signal)
-    CARTRegressor().fit(X.astype(int).astype(str), signal)
+    categorical = X.astype(int).astype(str).astype(object)
+    categorical[5, 2] = None
+    CARTRegressor().fit(categorical, signal)
     CARTRegressor(max_features=2, random_state=0).fit(X, signal)
     CARTRegressor(max_leaf_nodes=8).fit(X, signal)
     CARTRegressor(criterion="absolute_error").fit(X, signal)

@@ -14,7 +14,7 @@ from sklearn.datasets import load_diabetes
 from sklearn.model_selection import GridSearchCV
 
 import dtree
-from dtree.datasets import load_car
+from dtree.datasets import load_car, load_tic_tac_toe
 from dtree.pruning import prune_cost_complexity
 from dtree.report import cp_table
 
@@ -134,3 +134,41 @@ def test_rparts_choice_on_rs_folds(data, rule):
         make(min_samples_split=20, min_samples_leaf=7).fit(X, y),
         "error" if data == "car" else "impurity").impurities[-1]
     assert model.ccp_alpha_ / root_risk == pytest.approx(theirs["CP"][row], rel=1e-9)
+
+
+ROW = np.arange(125)
+RARE = pd.DataFrame({"colour": np.where((ROW % 5 == 0) & (ROW < 25), "red",  # all in fold 0
+                                        np.where(ROW % 2 == 0, "blue", "green")),
+                     "size": ROW % 7 * 1.5})
+RARE_Y = np.where((RARE["colour"] == "blue") ^ (RARE["size"] > 4), "yes", "no")
+
+
+@pytest.mark.parametrize("data", ["car", "car as strings, weights 0 to 2", "diabetes, weights",
+                                  "tic-tac-toe", "a category in one fold only"])
+def test_folds_grown_on_one_encoding_as_fitted(data, monkeypatch):
+    # cross_validated_errors encodes X once and grows each fold's tree on its rows where a fit
+    # on them would learn the same classes and categories (without surrogates where no value
+    # is missing and no column is categorical); forced to fit a clone per fold instead, every
+    # number of the cp table is the same. Tic-tac-toe: a left-out row whose category no
+    # training row at a node had takes a surrogate there
+    w, leaf = None, 3
+    if data == "tic-tac-toe":
+        (X, y), make, leaf = load_tic_tac_toe(return_X_y=True), dtree.CARTClassifier, 1
+    elif data == "diabetes, weights":
+        X, y = load_diabetes(return_X_y=True)
+        make, w = dtree.CARTRegressor, np.random.default_rng(0).uniform(0.5, 2, len(y))
+    elif data == "a category in one fold only":
+        X, y, make = RARE, RARE_Y, dtree.CARTClassifier
+    else:
+        X, y, make = CAR_X, np.asarray(CAR_Y), dtree.CARTClassifier
+    if data.startswith("car as strings"):
+        X, w = CAR_X.astype(str), np.arange(len(y)) % 3.0
+    model = make(min_samples_leaf=leaf).fit(X, y, w)
+    folds = np.arange(len(y)) % 5
+    shared = dtree.pruning._shared_encoding(model, X, y, w if w is not None else np.ones(len(y)),
+                                            folds)
+    assert (shared is None) == (data == "a category in one fold only")
+    table = cp_table(model, X, y, w, folds=folds)
+    monkeypatch.setattr(dtree.pruning, "_shared_encoding", lambda *args: None)
+    pd.testing.assert_frame_equal(cp_table(model, X, y, w, folds=folds), table,
+                                  check_exact=True)
