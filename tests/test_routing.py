@@ -283,6 +283,8 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.rpart_nodes: lambda: dtree.rpart_nodes(model),
         dtree.rpart_text: lambda: dtree.rpart_text(model),
         dtree.cp_table: lambda: dtree.cp_table(model, X, y, folds=3, random_state=0),
+        dtree.tree_rules: lambda: dtree.tree_rules(model),
+        dtree.export_rules: lambda: dtree.export_rules(model),
     }
     for function, call in calls.items():
         call()
@@ -297,6 +299,7 @@ def test_no_public_function_changes_a_fitted_tree():
                      dtree.surrogates.surrogate_sides, dtree.entropy, dtree.gini,
                      dtree.misclassification, dtree.info_gain, dtree.intrinsic_value,
                      dtree.gain_ratio, dtree.gini_index, dtree.corrected_t_test,
+                     dtree.plot_cp,  # draws a cp table
                      dtree.pruning.cross_validated_errors}  # fits clones of the model
     edits = {dtree.tree.make_leaf, dtree.tree.raise_branch}  # see the next test
     assert _public_functions() == set(calls) | takes_no_tree | edits
