@@ -24,9 +24,8 @@ from ._validation import Feature
 from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate_search, find_surrogates,
-                         majority_side)
-from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties, value_branches
+from .surrogates import Surrogate, _node_surrogates, _surrogate
+from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -263,8 +262,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             if rules.missing_branch and any_missing:
                 node.missing_branch, n_branches = n_branches, n_branches + 1
             if rules.max_surrogates is not None:
-                _surrogates(node, data, rows, weights, order, missing, categories,
-                            rules.max_surrogates)
+                _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
             if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
                 sent = sent.copy()
                 sent[missing] = branches(node, data.XT, rows[missing],
@@ -467,18 +465,14 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         j = attrs[chosen]
         feature[k], threshold[k] = j, at[chosen]
         if max_surrogates >= 0:
-            goes_left = np.empty(len(r), np.bool_)
-            for i in range(len(r)):
-                goes_left[i] = XT[j, r[i]] <= threshold[k]
-            if len(r) >= MIN_ROWS:
-                sent, ranked, agree, adjust, surrogate_cut, reverse, codes = _surrogate_search(
-                    XT, n_categories, slot, r, wk, goes_left, ok, j, 0, max_surrogates)
-                n_surrogates[k] = len(ranked)
-                for s in range(len(ranked)):
-                    surrogate_feature[k, s] = ranked[s]
-                    agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
-                    cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
-            majority[k] = _majority(goes_left, wk, np.ones(len(r), np.bool_))
+            majority[k], ranked, agree, adjust, surrogate_cut, reverse, codes = (
+                _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], no_codes,
+                                 max_surrogates))
+            n_surrogates[k] = len(ranked)
+            for s in range(len(ranked)):
+                surrogate_feature[k, s] = ranked[s]
+                agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
+                cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
             XT[j], threshold[k], no_codes, 2, np.full(len(r), -1, np.int64), y, n_classes,
@@ -674,17 +668,16 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
-                order: np.ndarray, missing: np.ndarray, categories: list,
-                max_surrogates: int) -> None:
+                order: np.ndarray, categories: list, max_surrogates: int) -> None:
     """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`), stored on the node,
     best first, with the primary's majority branch (None on a tie: rpart has no default way).
     ``categories[j]``: column j's category labels (None for a numeric column)."""
-    goes_left = value_branches(node, data.XT, rows) == 0
-    if len(rows) >= MIN_ROWS:
-        node.surrogates = tuple(find_surrogates(
-            data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
-            categories=categories))
-    majority = majority_side(goes_left, weights, ~missing)
+    majority, ranked, agreement, adjusted, cut, reverse, codes = compiled(_node_surrogates)(
+        data.XT, data.n_categories, data.slot, rows, weights, order, node.feature_index,
+        np.nan if node.threshold is None else node.threshold,
+        NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code, max_surrogates)
+    node.surrogates = tuple([_surrogate(data, categories, j, agreement[j], adjusted[j], cut[j],
+                                        reverse[j], codes[j]) for j in ranked.tolist()])
     node.majority_branch = None if majority < 0 else majority
 
 
