@@ -54,13 +54,19 @@ STOP_REASONS = {
 
 #: a node of at most this many rows is grown, with its whole subtree, by one call to the
 #: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
-#: 0 never. The same tree either way; the per-node Python work is what it saves.
-SUBTREE_ROWS = 512
+#: 0 never. The same tree either way; the per-node Python work is what it saves. Fewer rows
+#: where the table has more than SUBTREE_ENTRIES / SUBTREE_ROWS columns: grow_subtree keeps
+#: every column's score at each of its nodes (up to twice as many as rows).
+SUBTREE_ROWS = 2048
+SUBTREE_ENTRIES = 2**18
 #: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split)
 SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
                    "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease")
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
+#: a tree whose root's sorted rows have at most this many entries (4 MiB) never sorts again
+#: (:func:`_resort_from`)
+RESORT_ENTRIES = 2**20
 
 
 @dataclass(frozen=True)
@@ -202,8 +208,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
     if impurity == kernels.ABSOLUTE_ERROR:
         prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
-    root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows), 0,
-                      n_classes)
+    root = _make_node(stats.copy(), prediction.copy(), float(total), float(impurity_of),
+                      len(rows), 0, n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
     rank = priority.tolist()  # plain lists and numbers in the per-node work
     categories = [f.categories if f.is_categorical else None for f in features]
@@ -213,9 +219,10 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
     complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
-    resort_from = _resort_from(len(rows), best_first, complete)
+    resort_from = _resort_from(len(rows), len(order), best_first, complete)
     work = []
-    compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping, complete) else 0
+    compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(len(features), 1))
+                      if _subtrees_compiled(data, rules, stopping, complete) else 0)
 
     def add(node, rows, weights, order, pure, available):
         if not best_first:
@@ -282,22 +289,25 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         predictions = _predictions(stats, total, n_classes)
         if impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(data.y, child_rows, child_weights, start)
-        start = start.tolist()
+        # the children's arrays are rows of one array per split (numpy's own, not the
+        # kernel's), which lives as long as they do
+        values, start = stats.copy(), start.tolist()
         for b, (weight, impurity_b, is_pure) in enumerate(zip(
                 total.tolist(), impurities.tolist(), pure.tolist())):
             first, last = start[b], start[b + 1]
-            child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
+            child = _make_node(values[b], predictions[b], weight, impurity_b, last - first,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
                 waits = b < len(start) - 2
-                own = (child_rows[first:last], child_weights[first:last],
-                       None if waits and (is_pure or last - first >= resort_from) else
-                       child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
-                                                                             last - first))
+                own_rows, own_weights = child_rows[first:last], child_weights[first:last]
+                own_order = (None if waits and (is_pure or last - first >= resort_from) else
+                             child_order[n_sorted * first:n_sorted * last].reshape(
+                                 n_sorted, last - first))
                 if waits:  # with copies, this node's arrays are freed once the next child is
-                    own = tuple(None if part is None else part.copy() for part in own)  # done
-                add(child, *own, is_pure, available)
+                    own_rows, own_weights = own_rows.copy(), own_weights.copy()  # done
+                    own_order = None if own_order is None else own_order.copy()
+                add(child, own_rows, own_weights, own_order, is_pure, available)
         n_leaves += len(node.children) - 1
         if rules.max_surrogates is not None or rules.learn_missing:
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
@@ -499,15 +509,17 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
 
 
-def _resort_from(n_rows: int, best_first: bool, complete: bool) -> float:
+def _resort_from(n_rows: int, n_sorted: int, best_first: bool, complete: bool) -> float:
     """How many rows a child that waits for its siblings' subtrees must have to wait without
     its sorted rows, sorting them again when its turn comes (a pure one never needs them):
     an eighth of the rows, so that the orders held meanwhile are a fraction of the root's and
-    the sorting done again about as much as the root's. Only without missing values
+    the sorting done again about as much as the root's. Only where the root's orders
+    (``n_sorted`` columns) have more than RESORT_ENTRIES entries (the waiting children's rows
+    are disjoint, so they hold less than that meanwhile), without missing values
     (``complete``), where the order carried down is the stable sort of the child's rows
     (sorting gives it again exactly), and depth first (best first, a node's split is chosen
     when it is added)."""
-    if best_first or not complete:
+    if best_first or not complete or n_rows * n_sorted <= RESORT_ENTRIES:
         return np.inf
     return n_rows / 8
 
@@ -548,12 +560,12 @@ def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.nd
 
 def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
                n_samples: int, depth: int, n_classes: int, parent: Node | None = None) -> Node:
-    """A node; its ``value`` is the weighted class counts (or, for regression, the mean). A node
-    that no training row reaches is empty and predicts like its parent."""
+    """A node; its ``value`` is the weighted class counts ``stats`` (or, for regression, the
+    mean), both arrays kept as given. A node that no training row reaches is empty and predicts
+    like its parent."""
     empty = weight == 0 and parent is not None
-    # arrays of its own: a view of a row of the split's arrays would keep all of them alive
-    prediction = parent.prediction if empty else prediction.copy()
-    node = Node(value=stats.copy() if n_classes else prediction, prediction=prediction,
+    prediction = parent.prediction if empty else prediction
+    node = Node(value=stats if n_classes else prediction, prediction=prediction,
                 n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
     if empty:
         node.stop_reason = "empty"
