@@ -24,7 +24,7 @@ from ._validation import Feature
 from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import Surrogate, _node_surrogates, _surrogate
+from .surrogates import _node_surrogates, _surrogate
 from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -55,8 +55,9 @@ STOP_REASONS = {
 #: a node of at most this many rows is grown, with its whole subtree, by one call to the
 #: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
 #: 0 never. The same tree either way; the per-node Python work is what it saves. Fewer rows
-#: where the table has more than SUBTREE_ENTRIES / SUBTREE_ROWS columns: grow_subtree keeps
-#: every column's score at each of its nodes (up to twice as many as rows).
+#: where the columns and the most categories of a column number more than SUBTREE_ENTRIES /
+#: SUBTREE_ROWS: grow_subtree keeps every column's score and every category's side at each
+#: of its nodes (up to twice as many as rows).
 SUBTREE_ROWS = 2048
 SUBTREE_ENTRIES = 2**18
 #: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split)
@@ -221,7 +222,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
     resort_from = _resort_from(len(rows), len(order), best_first, complete)
     work = []
-    compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(len(features), 1))
+    width = len(features) + int(data.n_categories.max(initial=0))
+    compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
                       if _subtrees_compiled(data, rules, stopping, complete) else 0)
 
     def add(node, rows, weights, order, pure, available):
@@ -249,7 +251,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 order = data.sorted_rows(rows)
             if len(rows) <= compiled_below and not pure:
                 _grow_compiled(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority)
+                               stopping, priority, categories)
                 continue
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
@@ -319,8 +321,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
                        complete: bool) -> bool:
     """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
-    criterion of class counts or sums (not the absolute error), on numeric attributes only
-    with no value missing (``complete``), every attribute scored at every node, depth first.
+    criterion of class counts or sums (not the absolute error), with no value missing
+    (``complete``), every attribute scored at every node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
     read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
@@ -330,21 +332,21 @@ def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingR
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
     return (complete and (rules, stopping) == read
-            and rules.criterion not in ("gain_ratio", "absolute_error")
-            and bool((data.slot >= 0).all()))
+            and rules.criterion not in ("gain_ratio", "absolute_error"))
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
                    pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
-                   stopping: StoppingRules, priority: np.ndarray) -> None:
+                   stopping: StoppingRules, priority: np.ndarray, categories: list) -> None:
     """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
-    and make its Nodes, as :func:`grow` would have made them one by one."""
+    and make its Nodes, as :func:`grow` would have made them one by one. ``categories[j]``:
+    column j's category labels (None for a numeric column)."""
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
     search = compiled(grow_subtree)
-    (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, scores,
+    (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, sides, scores,
      tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
-     lower_right) = search(
+     lower_right, surrogate_sides) = search(
         data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
@@ -371,12 +373,18 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
+    n_codes = data.n_categories.tolist()
     for k, c, j, t, score, shares in zip(split.tolist(), first.tolist(), tested.tolist(),
                                          threshold[split].tolist(),
                                          scores[split, tested].tolist(), fractions[split]):
         node = made[k]
-        node.feature, node.feature_index, node.score, node.threshold = names[j], j, score, t
+        node.feature, node.feature_index, node.score = names[j], j, score
         node.branch_fractions, node.children = shares, made[c:c + 2]
+        if n_codes[j]:
+            node.category_sets, node.branch_of_code = _bipartition(
+                categories[j], sides[k, :n_codes[j]].tolist())
+        else:
+            node.threshold = t
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
@@ -386,8 +394,9 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
             agreement[split].tolist(), adjusted[split].tolist(), cut[split].tolist(),
             lower_right[split].tolist(), majority[split].tolist(), larger.tolist()):
         node = made[k]
-        node.surrogates = tuple([Surrogate(names[f], f, agree[r], adjust[r], cuts[r],
-                                           reverse[r]) for r, f in enumerate(features[:count])])
+        node.surrogates = tuple([_surrogate(data, categories, f, agree[r], adjust[r], cuts[r],
+                                            reverse[r], surrogate_sides[k, r])
+                                 for r, f in enumerate(features[:count])])
         node.majority_branch = None if most < 0 else most
         node.larger_branch = None if larger_side < 0 else larger_side
 
@@ -397,8 +406,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
                  weighted_decrease, total_weight, max_surrogates):
-    """:func:`grow` for a node's whole subtree in one call, on numeric attributes with no
-    value missing, CART's binary splits (see :func:`_subtrees_compiled`), the same rules in
+    """:func:`grow` for a node's whole subtree in one call, with no value missing, CART's
+    binary splits (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
     :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
@@ -409,26 +418,28 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
 
     Returns arrays over the subtree's nodes, the node first and a node's two children
     numbered consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
-    statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf)
-    and threshold, every attribute's score (NaN where it is no candidate or the node was not
-    scored), the tied attributes, the branch fractions, the majority side (-1 for none), and
-    per node its surrogates' number, features, agreements, adjusted agreements, thresholds
-    and whether reversed."""
+    statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf),
+    threshold (NaN for categories) and each category code's side (-1 for none), every
+    attribute's score (NaN where it is no candidate or the node was not scored), the tied
+    attributes, the branch fractions, the majority side (-1 for none), and per node its
+    surrogates' number, features, agreements, adjusted agreements, thresholds, whether
+    reversed and category codes' sides."""
     cap = 2 * len(rows) - 1  # every split leaves rows in both children
     n_features, most = XT.shape[0], max(max_surrogates, 1)
+    n_codes = max(1, n_categories.max())
     child = np.full(cap, -1, np.int64)
     n_samples, node_depth = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
     weight, impurity_of, top = np.zeros(cap), np.zeros(cap), np.zeros(cap)
     stats = np.zeros((cap, n_statistics(n_classes)))
     reason, feature = np.zeros(cap, np.int64), np.full(cap, -1, np.int64)
-    threshold = np.full(cap, np.nan)
+    threshold, sides = np.full(cap, np.nan), np.full((cap, n_codes), -1, np.int64)
     scores, tied = np.full((cap, n_features), np.nan), np.zeros((cap, n_features), np.bool_)
     fractions, majority = np.zeros((cap, 2)), np.full(cap, -1, np.int64)
     n_surrogates = np.zeros(cap, np.int64)
     surrogate_feature = np.zeros((cap, most), np.int64)
     agreement, adjusted = np.zeros((cap, most)), np.zeros((cap, most))
     cut, lower_right = np.zeros((cap, most)), np.zeros((cap, most), np.bool_)
-    no_codes = np.zeros(0, np.int64)
+    surrogate_sides = np.full((cap, most, n_codes), -1, np.int8)
     n_samples[0], node_depth[0], weight[0], top[0] = len(rows), depth, weight0, top0
     stack = [(0, rows, w, order, pure)]
     n_nodes = 1
@@ -446,7 +457,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             reason[k] = 5
         if reason[k] > 0:
             continue
-        gain, iv, at, n_branches, allowed, sides, missing_left = score_attributes(
+        gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
             False, False, True, discount, False)
         best, blocked = -np.inf, False
@@ -474,18 +485,22 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         j = attrs[chosen]
         feature[k], threshold[k] = j, at[chosen]
+        for c in range(n_categories[j]):
+            sides[k, c] = split_sides[chosen, c]
         if max_surrogates >= 0:
             majority[k], ranked, agree, adjust, surrogate_cut, reverse, codes = (
-                _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], no_codes,
+                _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
                                  max_surrogates))
             n_surrogates[k] = len(ranked)
             for s in range(len(ranked)):
                 surrogate_feature[k, s] = ranked[s]
                 agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
                 cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
+                for c in range(n_categories[ranked[s]]):
+                    surrogate_sides[k, s, c] = codes[ranked[s], c]
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], no_codes, 2, np.full(len(r), -1, np.int64), y, n_classes,
+            XT[j], threshold[k], sides[k], 2, np.full(len(r), -1, np.int64), y, n_classes,
             impurity, r, wk, ok)
         fractions[k] = shares
         child[k] = n_nodes
@@ -504,9 +519,11 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     return (child[:n_nodes], n_samples[:n_nodes], node_depth[:n_nodes], weight[:n_nodes],
             impurity_of[:n_nodes],
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
-            scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
+            sides[:n_nodes], scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes],
+            majority[:n_nodes],
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
-            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes])
+            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes],
+            surrogate_sides[:n_nodes])
 
 
 def _resort_from(n_rows: int, n_sorted: int, best_first: bool, complete: bool) -> float:
@@ -698,10 +715,8 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
     node.feature, node.feature_index = feature.name, split.feature
     node.score = split.score
     node.threshold = split.threshold
-    if split.sides is not None:  # a bipartition: (categories sent left, categories sent right)
-        node.category_sets = tuple(frozenset(c for c, side in zip(feature.categories, split.sides)
-                                             if side == b) for b in (0, 1))
-        node.branch_of_code = np.array(split.sides, dtype=np.int64)
+    if split.sides is not None:
+        node.category_sets, node.branch_of_code = _bipartition(feature.categories, split.sides)
     elif split.is_multiway:
         # each category its own branch; built once per feature and shared by every node that
         # tests it (both are read-only), so a many-valued column costs time linear in its size
@@ -709,6 +724,13 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
             shared[split.feature] = (tuple(frozenset((c,)) for c in feature.categories),
                                      np.arange(len(feature.categories)))
         node.category_sets, node.branch_of_code = shared[split.feature]
+
+
+def _bipartition(categories, sides) -> tuple[tuple[frozenset, frozenset], np.ndarray]:
+    """A bipartition's category sets (categories sent left, categories sent right) and its
+    map from category code to branch, from each code's side (0, 1; -1 for neither)."""
+    return (tuple(frozenset(c for c, side in zip(categories, sides) if side == b)
+                  for b in (0, 1)), np.array(sides, dtype=np.int64))
 
 
 def _collapse(root: Node) -> None:

@@ -4,6 +4,7 @@ Run it with NUMBA_DISABLE_JIT=1 too: then "compiled" is plain Python."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dtree.grow
@@ -97,15 +98,33 @@ def test_classifier_same_tree(settings, weights, criterion, jit, monkeypatch):
     assert_same_tree(handed, reference)
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("numeric", [(), ("x1",)], ids=["categorical", "mixed"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_categories_same_tree(settings, weights, numeric, jit, monkeypatch):
+    """Columns of categories (bipartitions, categorical surrogates), alone or with a numeric
+    one; x3 repeats x0, so that their gains and surrogates tie."""
+    rng, X, signal = data(11 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    table = pd.DataFrame({f"x{j}": X[:, j] if f"x{j}" in numeric else
+                          np.array(list("pqrstu"))[X[:, j].astype(int)] for j in range(4)})
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for make, target in ((lambda: CARTClassifier(**settings), labels),
+                         (lambda: CARTRegressor(**settings), signal / 3)):
+        reference, handed = grow_both(make, table, target, w, monkeypatch, 40, jit)
+        assert any(node.category_sets for node in handed.walk())
+        assert_same_tree(handed, reference)
+
+
 def test_not_used_where_it_does_not_apply(monkeypatch):
-    """A missing value, a categorical column, max_features, max_leaf_nodes or the absolute
-    error: every node is grown by the generic grower."""
+    """A missing value, max_features, max_leaf_nodes or the absolute error: every node is
+    grown by the generic grower."""
     rng, X, signal = data(3)
     monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
     with_missing = X.copy()
     with_missing[5, 2] = np.nan
     CARTRegressor().fit(with_missing, signal)
-    CARTRegressor().fit(X.astype(int).astype(str), signal)
     CARTRegressor(max_features=2, random_state=0).fit(X, signal)
     CARTRegressor(max_leaf_nodes=8).fit(X, signal)
     CARTRegressor(criterion="absolute_error").fit(X, signal)
