@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import heapq
 import itertools
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -22,10 +23,10 @@ from . import kernels
 from .jit import compiled, kernel
 from ._validation import Feature
 from .impurity import SCORES
-from .kernels import n_statistics, partition, score_attributes
+from .kernels import branch_of, n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
-from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties
+from .tree import SPREAD, STAY, Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -321,8 +322,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
                        complete: bool) -> bool:
     """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
-    criterion of class counts or sums (not the absolute error), with no value missing
-    (``complete``), every attribute scored at every node, depth first.
+    criterion of class counts or sums (not the absolute error), with surrogates or no value
+    missing (``complete``), every attribute scored at every node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
     read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
@@ -331,7 +332,7 @@ def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingR
             StoppingRules(stopping.max_depth, stopping.min_samples_split,
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
-    return (complete and (rules, stopping) == read
+    return ((complete or rules.max_surrogates is not None) and (rules, stopping) == read
             and rules.criterion not in ("gain_ratio", "absolute_error"))
 
 
@@ -406,14 +407,15 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
                  weighted_decrease, total_weight, max_surrogates):
-    """:func:`grow` for a node's whole subtree in one call, with no value missing, CART's
-    binary splits (see :func:`_subtrees_compiled`), the same rules in
+    """:func:`grow` for a node's whole subtree in one call, CART's binary splits with
+    surrogates or no value missing (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
     :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
     ``priority``) unless its decrease is below ``min_impurity_decrease``; its surrogates are
     searched (``max_surrogates`` -1 for none) and its rows handed down by
-    :func:`dtree.kernels.partition`. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
+    :func:`dtree.kernels.partition`, a row whose tested value is missing as
+    :func:`dtree.tree.branches` sends it at fit. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
     largest class share) describe the node itself.
 
     Returns arrays over the subtree's nodes, the node first and a node's two children
@@ -498,9 +500,20 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                 cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
                 for c in range(n_categories[ranked[s]]):
                     surrogate_sides[k, s, c] = codes[ranked[s], c]
+        sent = np.full(len(r), SPREAD, np.int64)  # a row whose tested value is missing goes
+        for i in range(len(r)):  # by the first surrogate that places it, else the majority
+            if not math.isnan(XT[j, r[i]]):  # side, else nowhere (dtree.tree.branches)
+                continue
+            sent[i] = majority[k] if majority[k] >= 0 else STAY
+            for s in range(n_surrogates[k]):
+                f = surrogate_feature[k, s]
+                b = branch_of(XT[f, r[i]], cut[k, s], surrogate_sides[k, s], 0)
+                if b >= 0:
+                    sent[i] = 1 - b if lower_right[k, s] else b
+                    break
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], sides[k], 2, np.full(len(r), -1, np.int64), y, n_classes,
+            XT[j], threshold[k], sides[k], 2, sent, y, n_classes,
             impurity, r, wk, ok)
         fractions[k] = shares
         child[k] = n_nodes

@@ -117,14 +117,36 @@ def test_categories_same_tree(settings, weights, numeric, jit, monkeypatch):
         assert_same_tree(handed, reference)
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("numeric", [("x0", "x1", "x2", "x3"), ("x1",), ()],
+                         ids=["numeric", "mixed", "categorical"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_missing_values_same_tree(settings, weights, numeric, jit, monkeypatch):
+    """A fifth of the values missing: the rows that lack a node's tested value go by its
+    surrogates, else the majority side, else stay at the node."""
+    rng, X, signal = data(23 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    table = pd.DataFrame({f"x{j}": X[:, j] if f"x{j}" in numeric else
+                          np.array(list("pqrstu"))[X[:, j].astype(int)] for j in range(4)})
+    table = table.mask(rng.random(table.shape) < 0.2)
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for make, target in ((lambda: CARTClassifier(**settings), labels),
+                         (lambda: CARTRegressor(**settings), signal / 3)):
+        for subtree_rows in (40, 10**6):
+            reference, handed = grow_both(make, table, target, w, monkeypatch, subtree_rows,
+                                          jit)
+            assert_same_tree(handed, reference)
+
+
 def test_not_used_where_it_does_not_apply(monkeypatch):
-    """A missing value, max_features, max_leaf_nodes or the absolute error: every node is
-    grown by the generic grower."""
+    """A missing value without surrogates (``missing="learn"``), max_features,
+    max_leaf_nodes or the absolute error: every node is grown by the generic grower."""
     rng, X, signal = data(3)
     monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
     with_missing = X.copy()
     with_missing[5, 2] = np.nan
-    CARTRegressor().fit(with_missing, signal)
+    CARTRegressor(missing="learn").fit(with_missing, signal)
     CARTRegressor(max_features=2, random_state=0).fit(X, signal)
     CARTRegressor(max_leaf_nodes=8).fit(X, signal)
     CARTRegressor(criterion="absolute_error").fit(X, signal)
