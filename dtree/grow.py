@@ -321,19 +321,23 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
                        complete: bool) -> bool:
-    """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
-    criterion of class counts or sums (not the absolute error), with surrogates or no value
-    missing (``complete``), every attribute scored at every node, depth first.
+    """Whether :func:`grow_subtree` may grow the small subtrees: binary splits by a
+    criterion of class counts or sums (not the absolute error) or by the gain ratio, CART's
+    or (with ``gain_filter`` "average" or None, J48 not) on numeric attributes only,
+    with surrogates or no value missing (``complete``), every attribute scored at every
+    node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
-    read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
+    binary = rules.binary or bool((data.slot >= 0).all())  # a numeric split is binary
+    read = (SplitRules(rules.criterion, rules.gain_filter if rules.gain_filter == "average"
+                       else None, min_samples_leaf=rules.min_samples_leaf, binary=rules.binary,
                        max_surrogates=rules.max_surrogates,
                        discount_missing=rules.discount_missing, seed=rules.seed),
             StoppingRules(stopping.max_depth, stopping.min_samples_split,
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
     return ((complete or rules.max_surrogates is not None) and (rules, stopping) == read
-            and rules.criterion not in ("gain_ratio", "absolute_error"))
+            and binary and rules.criterion != "absolute_error")
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
@@ -346,8 +350,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     top = float(node.prediction.max()) if n_classes else 0.0
     search = compiled(grow_subtree)
     (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, sides, scores,
-     tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
-     lower_right, surrogate_sides) = search(
+     gains, tied, shortlist, fractions, majority, n_surrogates, surrogate_feature, agreement,
+     adjusted, cut, lower_right, surrogate_sides) = search(
         data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
@@ -355,7 +359,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         rules.discount_missing, -1 if stopping.max_depth is None else stopping.max_depth,
         stopping.min_samples_split, stopping.purity_threshold,
         stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
-        -1 if rules.max_surrogates is None else rules.max_surrogates)
+        -1 if rules.max_surrogates is None else rules.max_surrogates,
+        rules.criterion == "gain_ratio", rules.gain_filter == "average")
     # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
     # kernel); a node's arrays are rows of one array per subtree, which lives as long as they.
     # No node is empty: each split leaves rows, all of positive weight, on both sides.
@@ -368,7 +373,14 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
     for k, row, tied_here in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
+        if rules.criterion == "gain_ratio":  # the scores and, where they differ, the gains
+            features = np.flatnonzero(~np.isnan(row)).tolist()
+            made[k].record_scores(names, features, row[features].tolist(),
+                                  gains[k, features].tolist())
+        else:
+            made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
+        if rules.gain_filter is not None:
+            made[k].shortlist = tuple(itertools.compress(names, shortlist[k].tolist()))
         if sum(tied_here) > 1:
             made[k].ties = tuple(itertools.compress(names, tied_here))
     for k in np.flatnonzero(reason > 0).tolist():
@@ -406,13 +418,15 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
 def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
-                 weighted_decrease, total_weight, max_surrogates):
+                 weighted_decrease, total_weight, max_surrogates, by_ratio, average_filter):
     """:func:`grow` for a node's whole subtree in one call, CART's binary splits with
     surrogates or no value missing (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
     :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
-    ``priority``) unless its decrease is below ``min_impurity_decrease``; its surrogates are
+    ``priority``; by Gain / IV if ``by_ratio``, among the attributes whose gain ties with the
+    average gain or exceeds it if ``average_filter``, as :func:`_stop_or_split`) unless its
+    decrease is below ``min_impurity_decrease``; its surrogates are
     searched (``max_surrogates`` -1 for none) and its rows handed down by
     :func:`dtree.kernels.partition`, a row whose tested value is missing as
     :func:`dtree.tree.branches` sends it at fit. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
@@ -422,10 +436,10 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     numbered consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
     statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf),
     threshold (NaN for categories) and each category code's side (-1 for none), every
-    attribute's score (NaN where it is no candidate or the node was not scored), the tied
-    attributes, the branch fractions, the majority side (-1 for none), and per node its
-    surrogates' number, features, agreements, adjusted agreements, thresholds, whether
-    reversed and category codes' sides."""
+    attribute's score and gain (NaN where it is no candidate or the node was not scored), the
+    tied attributes, those that competed on score, the branch fractions, the majority side
+    (-1 for none), and per node its surrogates' number, features, agreements, adjusted
+    agreements, thresholds, whether reversed and category codes' sides."""
     cap = 2 * len(rows) - 1  # every split leaves rows in both children
     n_features, most = XT.shape[0], max(max_surrogates, 1)
     n_codes = max(1, n_categories.max())
@@ -435,7 +449,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     stats = np.zeros((cap, n_statistics(n_classes)))
     reason, feature = np.zeros(cap, np.int64), np.full(cap, -1, np.int64)
     threshold, sides = np.full(cap, np.nan), np.full((cap, n_codes), -1, np.int64)
-    scores, tied = np.full((cap, n_features), np.nan), np.zeros((cap, n_features), np.bool_)
+    scores, gains = np.full((cap, n_features), np.nan), np.full((cap, n_features), np.nan)
+    tied, shortlist = np.zeros((cap, n_features), np.bool_), np.zeros((cap, n_features), np.bool_)
     fractions, majority = np.zeros((cap, 2)), np.full(cap, -1, np.int64)
     n_surrogates = np.zeros(cap, np.int64)
     surrogate_feature = np.zeros((cap, most), np.int64)
@@ -462,19 +477,27 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
             False, False, True, discount, False)
-        best, blocked = -np.inf, False
+        n_candidates, gain_sum, blocked = 0, 0.0, False
         for a in range(len(attrs)):
             if allowed[a]:
-                scores[k, attrs[a]] = gain[a]
-                best = max(best, gain[a])
+                gains[k, attrs[a]] = gain[a]
+                scores[k, attrs[a]] = (gain[a] / iv[a] if iv[a] > 0 else 0.0) if by_ratio \
+                    else gain[a]
+                n_candidates += 1
+                gain_sum += gain[a]
             elif n_branches[a] >= 2:
                 blocked = True
-        if best == -np.inf:  # no candidate
+        if n_candidates == 0:
             reason[k] = 7 if blocked else 6
             continue
+        average, best = gain_sum / n_candidates, -np.inf
+        for a in range(len(attrs)):
+            if allowed[a] and (not average_filter or ties(gain[a], average)):
+                shortlist[k, attrs[a]] = True
+                best = max(best, scores[k, attrs[a]])
         chosen, n_tied = -1, 0
         for a in range(len(attrs)):
-            if allowed[a] and ties(gain[a], best):
+            if shortlist[k, attrs[a]] and ties(scores[k, attrs[a]], best):
                 tied[k, attrs[a]] = True
                 n_tied += 1
                 if chosen < 0 or priority[attrs[a]] < priority[attrs[chosen]]:
@@ -532,8 +555,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     return (child[:n_nodes], n_samples[:n_nodes], node_depth[:n_nodes], weight[:n_nodes],
             impurity_of[:n_nodes],
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
-            sides[:n_nodes], scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes],
-            majority[:n_nodes],
+            sides[:n_nodes], scores[:n_nodes], gains[:n_nodes], tied[:n_nodes],
+            shortlist[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
             adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes],
             surrogate_sides[:n_nodes])

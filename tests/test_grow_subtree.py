@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import dtree.grow
-from dtree import CARTClassifier, CARTRegressor, Node
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, Node
 
 FIELDS = [name for name in Node.__slots__ if name != "children"]
 
@@ -139,9 +139,33 @@ def test_missing_values_same_tree(settings, weights, numeric, jit, monkeypatch):
             assert_same_tree(handed, reference)
 
 
+C45_SETTINGS = [dict(), dict(min_samples_leaf=3), dict(max_depth=3),
+                dict(min_impurity_decrease=0.02), dict(min_samples_split=9),
+                dict(gain_filter=None), dict(criterion="info_gain"),
+                dict(tie_break=["x3", "x1", "x0", "x2"])]
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", C45_SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_c45_same_tree(settings, weights, jit, monkeypatch):
+    """C4.5 on numeric attributes: the cut of each attribute by gain, the attribute by gain
+    ratio among those of at least the average gain (the scores, gains and shortlist kept)."""
+    rng, X, signal = data(31 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for subtree_rows in (40, 10**6):
+        reference, handed = grow_both(lambda: C45Classifier(pruning=None, **settings), X,
+                                      labels, w, monkeypatch, subtree_rows, jit)
+        if settings.get("gain_filter", "average"):
+            assert any(node.shortlist for node in handed.walk())
+        assert_same_tree(handed, reference)
+
+
 def test_not_used_where_it_does_not_apply(monkeypatch):
-    """A missing value without surrogates (``missing="learn"``), max_features,
-    max_leaf_nodes or the absolute error: every node is grown by the generic grower."""
+    """A missing value without surrogates (``missing="learn"``, C4.5), max_features,
+    max_leaf_nodes, the absolute error, J48 or C4.5's multiway splits: every node is grown by
+    the generic grower."""
     rng, X, signal = data(3)
     monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
     with_missing = X.copy()
@@ -151,3 +175,7 @@ def test_not_used_where_it_does_not_apply(monkeypatch):
     CARTRegressor(max_leaf_nodes=8).fit(X, signal)
     CARTRegressor(criterion="absolute_error").fit(X, signal)
     CARTRegressor(missing="learn").fit(X, signal)
+    labels = np.digitize(signal, [3, 6])
+    C45Classifier.j48().fit(X, labels)
+    C45Classifier().fit(X.astype(int).astype(str), labels)  # multiway splits
+    C45Classifier().fit(with_missing, labels)  # no surrogates
