@@ -357,8 +357,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
         available, data.n_categories, data.slot, priority, rules.min_samples_leaf,
         rules.discount_missing, -1 if stopping.max_depth is None else stopping.max_depth,
-        stopping.min_samples_split, stopping.purity_threshold,
-        stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
+        stopping.min_samples_split, float(stopping.purity_threshold),
+        float(stopping.min_impurity_decrease), stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates,
         rules.criterion == "gain_ratio", rules.gain_filter == "average")
     # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
