@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import heapq
 import itertools
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -22,11 +23,10 @@ from . import kernels
 from .jit import compiled, kernel
 from ._validation import Feature
 from .impurity import SCORES
-from .kernels import n_statistics, partition, score_attributes
+from .kernels import branch_of, n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import (MIN_ROWS, Surrogate, _majority, _surrogate, _surrogate_search,
-                         find_surrogates, majority_side)
-from .tree import SPREAD, Node, branches, larger_branch, make_leaf, ties, value_branches
+from .surrogates import _node_surrogates, _surrogate
+from .tree import SPREAD, STAY, Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -55,13 +55,20 @@ STOP_REASONS = {
 
 #: a node of at most this many rows is grown, with its whole subtree, by one call to the
 #: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
-#: 0 never. The same tree either way; the per-node Python work is what it saves.
-SUBTREE_ROWS = 512
+#: 0 never. The same tree either way; the per-node Python work is what it saves. Fewer rows
+#: where the columns and the most categories of a column number more than SUBTREE_ENTRIES /
+#: SUBTREE_ROWS: grow_subtree keeps every column's score and every category's side at each
+#: of its nodes (up to twice as many as rows).
+SUBTREE_ROWS = 2048
+SUBTREE_ENTRIES = 2**18
 #: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split)
 SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
                    "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease")
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
+#: a tree whose root's sorted rows have at most this many entries (4 MiB) never sorts again
+#: (:func:`_resort_from`)
+RESORT_ENTRIES = 2**20
 
 
 @dataclass(frozen=True)
@@ -203,8 +210,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
     if impurity == kernels.ABSOLUTE_ERROR:
         prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
-    root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows), 0,
-                      n_classes)
+    root = _make_node(stats.copy(), prediction.copy(), float(total), float(impurity_of),
+                      len(rows), 0, n_classes)
     shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
     rank = priority.tolist()  # plain lists and numbers in the per-node work
     categories = [f.categories if f.is_categorical else None for f in features]
@@ -214,9 +221,11 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     # nodes examined when they are added, by their split's weighted decrease (then age)
     best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
     complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
-    resort_from = _resort_from(len(rows), best_first, complete)
+    resort_from = _resort_from(len(rows), len(order), best_first, complete)
     work = []
-    compiled_below = SUBTREE_ROWS if _subtrees_compiled(data, rules, stopping, complete) else 0
+    width = len(features) + int(data.n_categories.max(initial=0))
+    compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
+                      if _subtrees_compiled(data, rules, stopping, complete) else 0)
 
     def add(node, rows, weights, order, pure, available):
         if not best_first:
@@ -243,7 +252,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 order = data.sorted_rows(rows)
             if len(rows) <= compiled_below and not pure:
                 _grow_compiled(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority, features, categories, shared)
+                               stopping, priority, categories)
                 continue
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
@@ -263,8 +272,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             if rules.missing_branch and any_missing:
                 node.missing_branch, n_branches = n_branches, n_branches + 1
             if rules.max_surrogates is not None:
-                _surrogates(node, data, rows, weights, order, missing, categories,
-                            rules.max_surrogates)
+                _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
             if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
                 sent = sent.copy()
                 sent[missing] = branches(node, data.XT, rows[missing],
@@ -284,22 +292,25 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         predictions = _predictions(stats, total, n_classes)
         if impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(data.y, child_rows, child_weights, start)
-        start = start.tolist()
+        # the children's arrays are rows of one array per split (numpy's own, not the
+        # kernel's), which lives as long as they do
+        values, start = stats.copy(), start.tolist()
         for b, (weight, impurity_b, is_pure) in enumerate(zip(
                 total.tolist(), impurities.tolist(), pure.tolist())):
             first, last = start[b], start[b + 1]
-            child = _make_node(stats[b], predictions[b], weight, impurity_b, last - first,
+            child = _make_node(values[b], predictions[b], weight, impurity_b, last - first,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
             if child.stop_reason != "empty":
                 waits = b < len(start) - 2
-                own = (child_rows[first:last], child_weights[first:last],
-                       None if waits and (is_pure or last - first >= resort_from) else
-                       child_order[n_sorted * first:n_sorted * last].reshape(n_sorted,
-                                                                             last - first))
+                own_rows, own_weights = child_rows[first:last], child_weights[first:last]
+                own_order = (None if waits and (is_pure or last - first >= resort_from) else
+                             child_order[n_sorted * first:n_sorted * last].reshape(
+                                 n_sorted, last - first))
                 if waits:  # with copies, this node's arrays are freed once the next child is
-                    own = tuple(None if part is None else part.copy() for part in own)  # done
-                add(child, *own, is_pure, available)
+                    own_rows, own_weights = own_rows.copy(), own_weights.copy()  # done
+                    own_order = None if own_order is None else own_order.copy()
+                add(child, own_rows, own_weights, own_order, is_pure, available)
         n_leaves += len(node.children) - 1
         if rules.max_surrogates is not None or rules.learn_missing:
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
@@ -310,43 +321,46 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
 
 def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
                        complete: bool) -> bool:
-    """Whether :func:`grow_subtree` may grow the small subtrees: CART's binary splits by a
-    criterion of class counts or sums (not the absolute error), with no value missing
-    (``complete``), every attribute scored at every node, depth first.
+    """Whether :func:`grow_subtree` may grow the small subtrees: binary splits by a
+    criterion of class counts or sums (not the absolute error) or by the gain ratio, CART's
+    or (with ``gain_filter`` "average" or None, J48 not) on numeric attributes only,
+    with surrogates or no value missing (``complete``), every attribute scored at every
+    node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
-    read = (SplitRules(rules.criterion, min_samples_leaf=rules.min_samples_leaf, binary=True,
+    binary = rules.binary or bool((data.slot >= 0).all())  # a numeric split is binary
+    read = (SplitRules(rules.criterion, rules.gain_filter if rules.gain_filter == "average"
+                       else None, min_samples_leaf=rules.min_samples_leaf, binary=rules.binary,
                        max_surrogates=rules.max_surrogates,
                        discount_missing=rules.discount_missing, seed=rules.seed),
             StoppingRules(stopping.max_depth, stopping.min_samples_split,
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
-    return (complete and (rules, stopping) == read
-            and rules.criterion not in ("gain_ratio", "absolute_error"))
+    return ((complete or rules.max_surrogates is not None) and (rules, stopping) == read
+            and binary and rules.criterion != "absolute_error")
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
                    pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
-                   stopping: StoppingRules, priority: np.ndarray, features: list[Feature],
-                   categories: list, shared: dict) -> None:
+                   stopping: StoppingRules, priority: np.ndarray, categories: list) -> None:
     """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
-    and make its Nodes, as :func:`grow` would have made them one by one (a split on categories
-    by :func:`_attach_split`, a categorical surrogate by :func:`dtree.surrogates._surrogate`;
-    ``categories[j]``: column j's category labels, None if numeric)."""
+    and make its Nodes, as :func:`grow` would have made them one by one. ``categories[j]``:
+    column j's category labels (None for a numeric column)."""
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
     search = compiled(grow_subtree)
-    (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, scores,
-     tied, fractions, majority, n_surrogates, surrogate_feature, agreement, adjusted, cut,
-     lower_right, codes_at, surrogate_codes_at, codes) = search(
+    (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, sides, scores,
+     gains, tied, shortlist, fractions, majority, n_surrogates, surrogate_feature, agreement,
+     adjusted, cut, lower_right, surrogate_sides) = search(
         data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
         available, data.n_categories, data.slot, priority, rules.min_samples_leaf,
         rules.discount_missing, -1 if stopping.max_depth is None else stopping.max_depth,
-        stopping.min_samples_split, stopping.purity_threshold,
-        stopping.min_impurity_decrease, stopping.weighted_decrease, data.total_weight,
-        -1 if rules.max_surrogates is None else rules.max_surrogates)
+        stopping.min_samples_split, float(stopping.purity_threshold),
+        float(stopping.min_impurity_decrease), stopping.weighted_decrease, data.total_weight,
+        -1 if rules.max_surrogates is None else rules.max_surrogates,
+        rules.criterion == "gain_ratio", rules.gain_filter == "average")
     # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
     # kernel); a node's arrays are rows of one array per subtree, which lives as long as they.
     # No node is empty: each split leaves rows, all of positive weight, on both sides.
@@ -359,39 +373,43 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
         "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
     for k, row, tied_here in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
+        if rules.criterion == "gain_ratio":  # the scores and, where they differ, the gains
+            features = np.flatnonzero(~np.isnan(row)).tolist()
+            made[k].record_scores(names, features, row[features].tolist(),
+                                  gains[k, features].tolist())
+        else:
+            made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
+        if rules.gain_filter is not None:
+            made[k].shortlist = tuple(itertools.compress(names, shortlist[k].tolist()))
         if sum(tied_here) > 1:
             made[k].ties = tuple(itertools.compress(names, tied_here))
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
     n_codes = data.n_categories.tolist()
-    for k, c, j, t, score, shares, at in zip(split.tolist(), first.tolist(), tested.tolist(),
-                                             threshold[split].tolist(),
-                                             scores[split, tested].tolist(), fractions[split],
-                                             codes_at[split].tolist()):
+    for k, c, j, t, score, shares in zip(split.tolist(), first.tolist(), tested.tolist(),
+                                         threshold[split].tolist(),
+                                         scores[split, tested].tolist(), fractions[split]):
         node = made[k]
-        if n_codes[j]:
-            sides = tuple(codes[at:at + n_codes[j]].tolist())
-            _attach_split(node, Split(j, score, sides=sides), features, shared)
-        else:
-            node.feature, node.feature_index, node.score, node.threshold = names[j], j, score, t
+        node.feature, node.feature_index, node.score = names[j], j, score
         node.branch_fractions, node.children = shares, made[c:c + 2]
+        if n_codes[j]:
+            node.category_sets, node.branch_of_code = _bipartition(
+                categories[j], sides[k, :n_codes[j]].tolist())
+        else:
+            node.threshold = t
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
     larger = np.where(left > right, 0, np.where(right > left, 1, -1))
-    for k, count, columns, agree, adjust, cuts, reverse, most, larger_side, at in zip(
+    for k, count, features, agree, adjust, cuts, reverse, most, larger_side in zip(
             split.tolist(), n_surrogates[split].tolist(), surrogate_feature[split].tolist(),
             agreement[split].tolist(), adjusted[split].tolist(), cut[split].tolist(),
-            lower_right[split].tolist(), majority[split].tolist(), larger.tolist(),
-            surrogate_codes_at[split].tolist()):
+            lower_right[split].tolist(), majority[split].tolist(), larger.tolist()):
         node = made[k]
-        node.surrogates = tuple([
-            _surrogate(data, categories, f, agree[r], adjust[r], cuts[r], reverse[r],
-                       codes[at[r]:at[r] + n_codes[f]]) if n_codes[f] else
-            Surrogate(names[f], f, agree[r], adjust[r], cuts[r], reverse[r])
-            for r, f in enumerate(columns[:count])])
+        node.surrogates = tuple([_surrogate(data, categories, f, agree[r], adjust[r], cuts[r],
+                                            reverse[r], surrogate_sides[k, r])
+                                 for r, f in enumerate(features[:count])])
         node.majority_branch = None if most < 0 else most
         node.larger_branch = None if larger_side < 0 else larger_side
 
@@ -400,43 +418,45 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
 def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
-                 weighted_decrease, total_weight, max_surrogates):
-    """:func:`grow` for a node's whole subtree in one call, with no value missing, CART's
-    binary splits (see :func:`_subtrees_compiled`), the same rules in
+                 weighted_decrease, total_weight, max_surrogates, by_ratio, average_filter):
+    """:func:`grow` for a node's whole subtree in one call, CART's binary splits with
+    surrogates or no value missing (see :func:`_subtrees_compiled`), the same rules in
     the same order: each node stops by the first stopping rule that applies
     (``max_depth`` -1 for none), else it is split by the best allowed attribute of
     :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
-    ``priority``) unless its decrease is below ``min_impurity_decrease``; its surrogates are
+    ``priority``; by Gain / IV if ``by_ratio``, among the attributes whose gain ties with the
+    average gain or exceeds it if ``average_filter``, as :func:`_stop_or_split`) unless its
+    decrease is below ``min_impurity_decrease``; its surrogates are
     searched (``max_surrogates`` -1 for none) and its rows handed down by
-    :func:`dtree.kernels.partition`. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
+    :func:`dtree.kernels.partition`, a row whose tested value is missing as
+    :func:`dtree.tree.branches` sends it at fit. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
     largest class share) describe the node itself.
 
     Returns arrays over the subtree's nodes, the node first and a node's two children
     numbered consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
-    statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf)
-    and threshold, every attribute's score (NaN where it is no candidate or the node was not
-    scored), the tied attributes, the branch fractions, the majority side (-1 for none), and
-    per node its surrogates' number, features, agreements, adjusted agreements, thresholds
-    and whether reversed; and for the categories, where in ``codes`` a split node's sides
-    (the branch of each category code, as ``dtree.splits.Split.sides``) and each of its
-    surrogates' start (:func:`_appended`)."""
+    statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf),
+    threshold (NaN for categories) and each category code's side (-1 for none), every
+    attribute's score and gain (NaN where it is no candidate or the node was not scored), the
+    tied attributes, those that competed on score, the branch fractions, the majority side
+    (-1 for none), and per node its surrogates' number, features, agreements, adjusted
+    agreements, thresholds, whether reversed and category codes' sides."""
     cap = 2 * len(rows) - 1  # every split leaves rows in both children
     n_features, most = XT.shape[0], max(max_surrogates, 1)
+    n_codes = max(1, n_categories.max())
     child = np.full(cap, -1, np.int64)
     n_samples, node_depth = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
     weight, impurity_of, top = np.zeros(cap), np.zeros(cap), np.zeros(cap)
     stats = np.zeros((cap, n_statistics(n_classes)))
     reason, feature = np.zeros(cap, np.int64), np.full(cap, -1, np.int64)
-    threshold = np.full(cap, np.nan)
-    scores, tied = np.full((cap, n_features), np.nan), np.zeros((cap, n_features), np.bool_)
+    threshold, sides = np.full(cap, np.nan), np.full((cap, n_codes), -1, np.int64)
+    scores, gains = np.full((cap, n_features), np.nan), np.full((cap, n_features), np.nan)
+    tied, shortlist = np.zeros((cap, n_features), np.bool_), np.zeros((cap, n_features), np.bool_)
     fractions, majority = np.zeros((cap, 2)), np.full(cap, -1, np.int64)
     n_surrogates = np.zeros(cap, np.int64)
     surrogate_feature = np.zeros((cap, most), np.int64)
     agreement, adjusted = np.zeros((cap, most)), np.zeros((cap, most))
     cut, lower_right = np.zeros((cap, most)), np.zeros((cap, most), np.bool_)
-    codes_at = np.zeros(cap, np.int64)
-    surrogate_codes_at = np.zeros((cap, most), np.int64)
-    codes, n_codes = np.empty(16, np.int64), 0
+    surrogate_sides = np.full((cap, most, n_codes), -1, np.int8)
     n_samples[0], node_depth[0], weight[0], top[0] = len(rows), depth, weight0, top0
     stack = [(0, rows, w, order, pure)]
     n_nodes = 1
@@ -454,22 +474,30 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             reason[k] = 5
         if reason[k] > 0:
             continue
-        gain, iv, at, n_branches, allowed, sides_of, missing_left = score_attributes(
+        gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
             False, False, True, discount, False)
-        best, blocked = -np.inf, False
+        n_candidates, gain_sum, blocked = 0, 0.0, False
         for a in range(len(attrs)):
             if allowed[a]:
-                scores[k, attrs[a]] = gain[a]
-                best = max(best, gain[a])
+                gains[k, attrs[a]] = gain[a]
+                scores[k, attrs[a]] = (gain[a] / iv[a] if iv[a] > 0 else 0.0) if by_ratio \
+                    else gain[a]
+                n_candidates += 1
+                gain_sum += gain[a]
             elif n_branches[a] >= 2:
                 blocked = True
-        if best == -np.inf:  # no candidate
+        if n_candidates == 0:
             reason[k] = 7 if blocked else 6
             continue
+        average, best = gain_sum / n_candidates, -np.inf
+        for a in range(len(attrs)):
+            if allowed[a] and (not average_filter or ties(gain[a], average)):
+                shortlist[k, attrs[a]] = True
+                best = max(best, scores[k, attrs[a]])
         chosen, n_tied = -1, 0
         for a in range(len(attrs)):
-            if allowed[a] and ties(gain[a], best):
+            if shortlist[k, attrs[a]] and ties(scores[k, attrs[a]], best):
                 tied[k, attrs[a]] = True
                 n_tied += 1
                 if chosen < 0 or priority[attrs[a]] < priority[attrs[chosen]]:
@@ -482,31 +510,33 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         j = attrs[chosen]
         feature[k], threshold[k] = j, at[chosen]
-        sides = sides_of[chosen, :n_categories[j]]  # none for a numeric column
-        codes_at[k] = n_codes
-        codes, n_codes = _appended(codes, n_codes, sides)
+        for c in range(n_categories[j]):
+            sides[k, c] = split_sides[chosen, c]
         if max_surrogates >= 0:
-            goes_left = np.empty(len(r), np.bool_)
-            for i in range(len(r)):
-                goes_left[i] = (sides[int(XT[j, r[i]])] == 0 if n_categories[j] > 0 else
-                                XT[j, r[i]] <= threshold[k])
-            if len(r) >= MIN_ROWS:
-                (sent, ranked, agree, adjust, surrogate_cut, reverse,
-                 surrogate_codes) = _surrogate_search(
-                    XT, n_categories, slot, r, wk, goes_left, ok, j, 0, max_surrogates)
-                n_surrogates[k] = len(ranked)
-                for s in range(len(ranked)):
-                    f = ranked[s]
-                    surrogate_feature[k, s] = f
-                    agreement[k, s], adjusted[k, s] = agree[f], adjust[f]
-                    cut[k, s], lower_right[k, s] = surrogate_cut[f], reverse[f]
-                    surrogate_codes_at[k, s] = n_codes
-                    codes, n_codes = _appended(codes, n_codes,
-                                               surrogate_codes[f, :n_categories[f]])
-            majority[k] = _majority(goes_left, wk, np.ones(len(r), np.bool_))
+            majority[k], ranked, agree, adjust, surrogate_cut, reverse, codes = (
+                _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
+                                 max_surrogates))
+            n_surrogates[k] = len(ranked)
+            for s in range(len(ranked)):
+                surrogate_feature[k, s] = ranked[s]
+                agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
+                cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
+                for c in range(n_categories[ranked[s]]):
+                    surrogate_sides[k, s, c] = codes[ranked[s], c]
+        sent = np.full(len(r), SPREAD, np.int64)  # a row whose tested value is missing goes
+        for i in range(len(r)):  # by the first surrogate that places it, else the majority
+            if not math.isnan(XT[j, r[i]]):  # side, else nowhere (dtree.tree.branches)
+                continue
+            sent[i] = majority[k] if majority[k] >= 0 else STAY
+            for s in range(n_surrogates[k]):
+                f = surrogate_feature[k, s]
+                b = branch_of(XT[f, r[i]], cut[k, s], surrogate_sides[k, s], 0)
+                if b >= 0:
+                    sent[i] = 1 - b if lower_right[k, s] else b
+                    break
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], sides, 2, np.full(len(r), -1, np.int64), y, n_classes,
+            XT[j], threshold[k], sides[k], 2, sent, y, n_classes,
             impurity, r, wk, ok)
         fractions[k] = shares
         child[k] = n_nodes
@@ -525,33 +555,24 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     return (child[:n_nodes], n_samples[:n_nodes], node_depth[:n_nodes], weight[:n_nodes],
             impurity_of[:n_nodes],
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
-            scores[:n_nodes], tied[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
+            sides[:n_nodes], scores[:n_nodes], gains[:n_nodes], tied[:n_nodes],
+            shortlist[:n_nodes], fractions[:n_nodes], majority[:n_nodes],
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
-            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes], codes_at[:n_nodes],
-            surrogate_codes_at[:n_nodes], codes[:n_codes])
+            adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes],
+            surrogate_sides[:n_nodes])
 
 
-@kernel
-def _appended(buffer, used, values):
-    """``values`` written into ``buffer`` after its first ``used`` entries (into a copy of
-    twice the length, as often as it is too short); returns the buffer and the entries used."""
-    while used + len(values) > len(buffer):
-        longer = np.empty(2 * len(buffer), buffer.dtype)
-        longer[:used] = buffer[:used]
-        buffer = longer
-    buffer[used:used + len(values)] = values
-    return buffer, used + len(values)
-
-
-def _resort_from(n_rows: int, best_first: bool, complete: bool) -> float:
+def _resort_from(n_rows: int, n_sorted: int, best_first: bool, complete: bool) -> float:
     """How many rows a child that waits for its siblings' subtrees must have to wait without
     its sorted rows, sorting them again when its turn comes (a pure one never needs them):
     an eighth of the rows, so that the orders held meanwhile are a fraction of the root's and
-    the sorting done again about as much as the root's. Only without missing values
+    the sorting done again about as much as the root's. Only where the root's orders
+    (``n_sorted`` columns) have more than RESORT_ENTRIES entries (the waiting children's rows
+    are disjoint, so they hold less than that meanwhile), without missing values
     (``complete``), where the order carried down is the stable sort of the child's rows
     (sorting gives it again exactly), and depth first (best first, a node's split is chosen
     when it is added)."""
-    if best_first or not complete:
+    if best_first or not complete or n_rows * n_sorted <= RESORT_ENTRIES:
         return np.inf
     return n_rows / 8
 
@@ -592,12 +613,12 @@ def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.nd
 
 def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
                n_samples: int, depth: int, n_classes: int, parent: Node | None = None) -> Node:
-    """A node; its ``value`` is the weighted class counts (or, for regression, the mean). A node
-    that no training row reaches is empty and predicts like its parent."""
+    """A node; its ``value`` is the weighted class counts ``stats`` (or, for regression, the
+    mean), both arrays kept as given. A node that no training row reaches is empty and predicts
+    like its parent."""
     empty = weight == 0 and parent is not None
-    # arrays of its own: a view of a row of the split's arrays would keep all of them alive
-    prediction = parent.prediction if empty else prediction.copy()
-    node = Node(value=stats.copy() if n_classes else prediction, prediction=prediction,
+    prediction = parent.prediction if empty else prediction
+    node = Node(value=stats if n_classes else prediction, prediction=prediction,
                 n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
     if empty:
         node.stop_reason = "empty"
@@ -712,17 +733,16 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
-                order: np.ndarray, missing: np.ndarray, categories: list,
-                max_surrogates: int) -> None:
+                order: np.ndarray, categories: list, max_surrogates: int) -> None:
     """CART's surrogate splits of a binary split (:mod:`dtree.surrogates`), stored on the node,
     best first, with the primary's majority branch (None on a tie: rpart has no default way).
     ``categories[j]``: column j's category labels (None for a numeric column)."""
-    goes_left = value_branches(node, data.XT, rows) == 0
-    if len(rows) >= MIN_ROWS:
-        node.surrogates = tuple(find_surrogates(
-            data, rows, weights, goes_left, node.feature_index, max_surrogates, order=order,
-            categories=categories))
-    majority = majority_side(goes_left, weights, ~missing)
+    majority, ranked, agreement, adjusted, cut, reverse, codes = compiled(_node_surrogates)(
+        data.XT, data.n_categories, data.slot, rows, weights, order, node.feature_index,
+        np.nan if node.threshold is None else node.threshold,
+        NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code, max_surrogates)
+    node.surrogates = tuple([_surrogate(data, categories, j, agreement[j], adjusted[j], cut[j],
+                                        reverse[j], codes[j]) for j in ranked.tolist()])
     node.majority_branch = None if majority < 0 else majority
 
 
@@ -731,10 +751,8 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
     node.feature, node.feature_index = feature.name, split.feature
     node.score = split.score
     node.threshold = split.threshold
-    if split.sides is not None:  # a bipartition: (categories sent left, categories sent right)
-        node.category_sets = tuple(frozenset(c for c, side in zip(feature.categories, split.sides)
-                                             if side == b) for b in (0, 1))
-        node.branch_of_code = np.array(split.sides, dtype=np.int64)
+    if split.sides is not None:
+        node.category_sets, node.branch_of_code = _bipartition(feature.categories, split.sides)
     elif split.is_multiway:
         # each category its own branch; built once per feature and shared by every node that
         # tests it (both are read-only), so a many-valued column costs time linear in its size
@@ -742,6 +760,13 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
             shared[split.feature] = (tuple(frozenset((c,)) for c in feature.categories),
                                      np.arange(len(feature.categories)))
         node.category_sets, node.branch_of_code = shared[split.feature]
+
+
+def _bipartition(categories, sides) -> tuple[tuple[frozenset, frozenset], np.ndarray]:
+    """A bipartition's category sets (categories sent left, categories sent right) and its
+    map from category code to branch, from each code's side (0, 1; -1 for neither)."""
+    return (tuple(frozenset(c for c, side in zip(categories, sides) if side == b)
+                  for b in (0, 1)), np.array(sides, dtype=np.int64))
 
 
 def _collapse(root: Node) -> None:

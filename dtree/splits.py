@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 from . import kernels
 from .jit import compiled
 from ._validation import Feature, as_array, check_sample_weight, encode_labels
-from .impurity import IMPURITIES, SCORES, partition_impurity, ratio
+from .impurity import IMPURITIES, SCORES, partition_impurity
 
 __all__ = ["Split", "Candidates", "TrainingSet", "candidate_splits", "best_threshold"]
 
@@ -164,11 +164,12 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
         discount_missing, learn, min_weight)
-    score = ratio(gain, iv) if criterion == "gain_ratio" else gain
     # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead
     names, columns = data.names, attributes.tolist()
     ok, n_branches = allowed.tolist(), n_branches.tolist()
-    score, gain, threshold = score.tolist(), gain.tolist(), threshold.tolist()
+    gain, threshold = gain.tolist(), threshold.tolist()
+    score = ([g / v if v > 0 else 0.0 for g, v in zip(gain, iv.tolist())]  # impurity.ratio's
+             if criterion == "gain_ratio" else gain)  # Gain / IV, 0 where IV = 0
     missing_left = missing_left.tolist() if learn else None
     real, blocked, penalised, features = range(len(columns)), [], [], columns
     if not all(ok):
@@ -180,9 +181,12 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         score, gain, threshold = ([v[a] for a in real] for v in (score, gain, threshold))
         if learn:
             missing_left = [missing_left[a] for a in real]
-    n_codes = data.n_categories.tolist() if binary else None
-    sides = [tuple(sides[a, :n_codes[j]].tolist()) if binary and n_codes[j] else None
-             for a, j in zip(real, features)]
+    if binary:
+        n_codes, sides = data.n_categories.tolist(), sides.tolist()
+        sides = [tuple(sides[a][:n_codes[j]]) if n_codes[j] else None
+                 for a, j in zip(real, features)]
+    else:
+        sides = [None] * len(features)
     return Candidates(features, [names[j] for j in features], score, gain, threshold, blocked,
                       penalised, sides, missing_left)
 

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .jit import compiled, kernel
-from .kernels import midpoint
+from .kernels import branch_of, midpoint
 
 if TYPE_CHECKING:
     from .splits import TrainingSet
@@ -204,6 +204,26 @@ def surrogate_sides(XT: np.ndarray, rows: np.ndarray, surrogates: Sequence[Surro
 
 
 # ------------------------------------------------------------------------------ kernels
+@kernel
+def _node_surrogates(XT, n_categories, slot, rows, w, order, primary, threshold, codes,
+                     max_surrogates):
+    """What the grower keeps at a node whose binary split tests column ``primary``
+    (:func:`dtree.kernels.branch_of`: ``threshold``, or for categories, threshold NaN, each
+    code's side ``codes``): the primary's majority side among the rows whose value is known
+    (:func:`_majority`), then the surrogates as :func:`_surrogate_search` returns them from
+    ``ranked`` on (rpart's default style 0), none at a node of fewer than MIN_ROWS rows."""
+    n = len(rows)
+    goes_left, known = np.empty(n, np.bool_), np.empty(n, np.bool_)
+    for i in range(n):
+        value = XT[primary, rows[i]]
+        known[i] = not math.isnan(value)
+        goes_left[i] = branch_of(value, threshold, codes, 0) == 0
+    sent, ranked, agreement, adjusted, cut, reverse, sides = _surrogate_search(
+        XT, n_categories, slot, rows, w, goes_left, order, primary, 0,
+        max_surrogates if n >= MIN_ROWS else 0)
+    return _majority(goes_left, w, known), ranked, agreement, adjusted, cut, reverse, sides
+
+
 @kernel
 def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary, style,
                       max_surrogates):

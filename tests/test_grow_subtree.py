@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import dtree.grow
-from dtree import CARTClassifier, CARTRegressor, Node
+from dtree import C45Classifier, CARTClassifier, CARTRegressor, Node
 
 FIELDS = [name for name in Node.__slots__ if name != "children"]
 
@@ -135,18 +135,84 @@ def test_categorical_same_tree(settings, weights, target, jit, monkeypatch):
         assert any(node.category_sets for node in reference.walk())
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("numeric", [(), ("x1",)], ids=["categorical", "mixed"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_categories_same_tree(settings, weights, numeric, jit, monkeypatch):
+    """Columns of categories (bipartitions, categorical surrogates), alone or with a numeric
+    one; x3 repeats x0, so that their gains and surrogates tie."""
+    rng, X, signal = data(11 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    table = pd.DataFrame({f"x{j}": X[:, j] if f"x{j}" in numeric else
+                          np.array(list("pqrstu"))[X[:, j].astype(int)] for j in range(4)})
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for make, target in ((lambda: CARTClassifier(**settings), labels),
+                         (lambda: CARTRegressor(**settings), signal / 3)):
+        reference, handed = grow_both(make, table, target, w, monkeypatch, 40, jit)
+        assert any(node.category_sets for node in handed.walk())
+        assert_same_tree(handed, reference)
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("numeric", [("x0", "x1", "x2", "x3"), ("x1",), ()],
+                         ids=["numeric", "mixed", "categorical"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_missing_values_same_tree(settings, weights, numeric, jit, monkeypatch):
+    """A fifth of the values missing: the rows that lack a node's tested value go by its
+    surrogates, else the majority side, else stay at the node."""
+    rng, X, signal = data(23 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    table = pd.DataFrame({f"x{j}": X[:, j] if f"x{j}" in numeric else
+                          np.array(list("pqrstu"))[X[:, j].astype(int)] for j in range(4)})
+    table = table.mask(rng.random(table.shape) < 0.2)
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for make, target in ((lambda: CARTClassifier(**settings), labels),
+                         (lambda: CARTRegressor(**settings), signal / 3)):
+        for subtree_rows in (40, 10**6):
+            reference, handed = grow_both(make, table, target, w, monkeypatch, subtree_rows,
+                                          jit)
+            assert_same_tree(handed, reference)
+
+
+C45_SETTINGS = [dict(), dict(min_samples_leaf=3), dict(max_depth=3),
+                dict(min_impurity_decrease=0.02), dict(min_samples_split=9),
+                dict(gain_filter=None), dict(criterion="info_gain"),
+                dict(tie_break=["x3", "x1", "x0", "x2"])]
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["plain", "compiled"])
+@pytest.mark.parametrize("weights", list(WEIGHTS))
+@pytest.mark.parametrize("settings", C45_SETTINGS, ids=lambda s: ",".join(s) or "defaults")
+def test_c45_same_tree(settings, weights, jit, monkeypatch):
+    """C4.5 on numeric attributes: the cut of each attribute by gain, the attribute by gain
+    ratio among those of at least the average gain (the scores, gains and shortlist kept)."""
+    rng, X, signal = data(31 + len(str(settings)))
+    w = WEIGHTS[weights](rng, len(X))
+    labels = np.array(["a", "b", "c"])[np.digitize(signal, [3, 6])]
+    for subtree_rows in (40, 10**6):
+        reference, handed = grow_both(lambda: C45Classifier(pruning=None, **settings), X,
+                                      labels, w, monkeypatch, subtree_rows, jit)
+        if settings.get("gain_filter", "average"):
+            assert any(node.shortlist for node in handed.walk())
+        assert_same_tree(handed, reference)
+
+
 def test_not_used_where_it_does_not_apply(monkeypatch):
-    """A missing value, max_features, max_leaf_nodes or the absolute error: every node is
-    grown by the generic grower."""
+    """A missing value without surrogates (``missing="learn"``, C4.5), max_features,
+    max_leaf_nodes, the absolute error, J48 or C4.5's multiway splits: every node is grown by
+    the generic grower."""
     rng, X, signal = data(3)
     monkeypatch.setattr(dtree.grow, "grow_subtree", None)  # would fail if called
     with_missing = X.copy()
     with_missing[5, 2] = np.nan
-    CARTRegressor().fit(with_missing, signal)
-    categorical = X.astype(int).astype(str).astype(object)
-    categorical[5, 2] = None
-    CARTRegressor().fit(categorical, signal)
+    CARTRegressor(missing="learn").fit(with_missing, signal)
     CARTRegressor(max_features=2, random_state=0).fit(X, signal)
     CARTRegressor(max_leaf_nodes=8).fit(X, signal)
     CARTRegressor(criterion="absolute_error").fit(X, signal)
     CARTRegressor(missing="learn").fit(X, signal)
+    labels = np.digitize(signal, [3, 6])
+    C45Classifier.j48().fit(X, labels)
+    C45Classifier().fit(X.astype(int).astype(str), labels)  # multiway splits
+    C45Classifier().fit(with_missing, labels)  # no surrogates
