@@ -815,6 +815,13 @@ class _TreeRegressor(RegressorMixin, _Tree):
             raise ValueError(f"y must be one-dimensional, got shape {values.shape}")
         if not np.isfinite(values).all():
             raise ValueError("y contains NaN or infinity; every row needs a finite target")
+        with np.errstate(over="ignore"):  # the squared error sums w y^2 (past ~1e154: inf)
+            overflows = not np.isfinite(np.dot(values, values))
+        if overflows and getattr(self, "criterion", None) != "absolute_error":
+            raise ValueError(
+                f"y is too large for the squared error: the sum of its squares overflows "
+                f"float64 (|y| up to {np.abs(values).max():.3g}); divide y by a constant, "
+                f"such as 1e150, and multiply the predictions back")
         return values, 0, None
 
     def predict(self, X: ArrayLike) -> np.ndarray:

@@ -518,3 +518,14 @@ def test_failed_first_fit_leaves_the_model_unfitted(estimator, params, X_new, y_
     assert not [key for key in vars(model) if key.endswith("_") or key == "_features"]
     with pytest.raises(NotFittedError):
         model.predict(X_new)
+
+
+def test_a_target_whose_squares_overflow_is_refused():
+    # issue 30: with |y| around 1e154 the sums of squares overflow, every split scored nan and
+    # CARTRegressor grew one leaf without a word (scikit-learn grows the whole tree)
+    rows = np.arange(100.0)[:, None]
+    y = (rows[:, 0] % 7) * 1e154
+    with pytest.raises(ValueError, match="too large for the squared error.*divide y"):
+        CARTRegressor().fit(rows, y)
+    assert CARTRegressor().fit(rows, y / 1e150).get_n_leaves() == 100  # as advised
+    assert CARTRegressor(criterion="absolute_error").fit(rows, y).get_n_leaves() > 1
