@@ -500,17 +500,34 @@ def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarr
     they stand for: a pandas categorical column's declared categories, else its distinct values
     (sorted if ``sort``)."""
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
-        categories = column.cat.categories.tolist()
-        return column.array.codes, np.append(np.arange(len(categories)), -1), categories
+        categories = column.dtype.categories.tolist()
+        table = np.arange(len(categories) + 1)
+        table[-1] = -1
+        return column.array.codes, table, categories
     if isinstance(column, pd.Series) and pd.api.types.is_string_dtype(column.dtype):
         column = column.to_numpy()  # pandas factorizes an object array fastest
     index, table, values = _table_codes(column, f"column {name!r}", sort)
     return index, table, values.tolist()
 
 
+def _code_values(table: np.ndarray) -> np.ndarray:
+    """The codes of ``table`` as floats, NaN where missing (-1)."""
+    return np.where(table >= 0, table, np.nan)
+
+
 def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
     """The codes ``table[index]`` as floats, NaN where missing."""
-    return np.where(table >= 0, table, np.nan)[index]
+    return _code_values(table).take(index)  # take: faster than [index]
+
+
+@kernel
+def _fill_codes(matrix, columns, index, values, start):
+    """Column ``columns[c]`` of ``matrix`` set to ``values[start[c]:start[c + 1]][index[c]]``
+    (an index of -1 the last of those values), row by row: ``matrix`` is C-ordered."""
+    for i in range(matrix.shape[0]):
+        for c in range(len(columns)):
+            k = index[c, i]
+            matrix[i, columns[c]] = values[(start[c + 1] if k < 0 else start[c]) + k]
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
@@ -596,6 +613,7 @@ def encode_columns(columns: list, features: list[Feature],
                           features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
+    coded, indexes, values = [], [], []  # the categorical columns: filled at once, at the end
     for j, (column, feature) in enumerate(zip(columns, features)):
         numeric = _is_numeric(column)
         if not feature.is_categorical:
@@ -607,8 +625,11 @@ def encode_columns(columns: list, features: list[Feature],
             continue
         if numeric:
             _as_float(column, feature.name)  # rejects infinity
-        index, table, values = _category_codes(column, feature.name, sort=False)
+        index, table, seen = _category_codes(column, feature.name, sort=False)
         position = {category: code for code, category in enumerate(feature.categories)}
-        known = np.array([position.get(v, -1) for v in values] + [-1])  # unseen: missing
-        matrix[:, j] = _code_column(index, known[table])
+        known = np.array([position.get(v, -1) for v in seen] + [-1])  # unseen: missing
+        coded.append(j), indexes.append(index), values.append(_code_values(known[table]))
+    if coded:
+        compiled(_fill_codes)(matrix, np.array(coded), np.stack(indexes, dtype=np.intp),
+                              np.concatenate(values), np.cumsum([0] + [len(v) for v in values]))
     return matrix

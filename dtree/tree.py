@@ -3,6 +3,7 @@ prediction with the strategies for missing values, and the edits the grower and 
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from dataclasses import dataclass, field
 from collections.abc import Iterator
@@ -607,11 +608,23 @@ def level_ties(scores: np.ndarray) -> np.ndarray:
     that :func:`ties` with the largest of its row set to that largest, so that a tie is one in
     the numbers too and ``np.argmax`` takes the first of the tied columns. A value moves by
     round-off at most (TIE_ATOL + TIE_RTOL x the largest)."""
-    largest = scores[..., 0].copy()
-    for k in range(1, scores.shape[-1]):  # column by column: faster than max(axis=-1)
-        np.maximum(largest, scores[..., k], out=largest)
-    largest = largest[..., None]
-    return np.where(ties(scores, largest), largest, scores)
+    leveled = np.array(scores, dtype=float, order="C")
+    compiled(_level_rows)(leveled.reshape(-1, leveled.shape[-1]))  # a view: leveled in place
+    return leveled
+
+
+@kernel
+def _level_rows(scores):
+    """:func:`level_ties` in place on a 2-D array, a row at a time; a row's largest is NaN if
+    any of its values is (as ``np.maximum`` has it), and then nothing ties with it."""
+    for i in range(scores.shape[0]):
+        largest = scores[i, 0]
+        for k in range(1, scores.shape[1]):
+            if scores[i, k] > largest or math.isnan(scores[i, k]):
+                largest = scores[i, k]
+        for k in range(scores.shape[1]):
+            if ties(scores[i, k], largest):
+                scores[i, k] = largest
 
 
 def most_probable(proba: np.ndarray, loss: np.ndarray | None = None) -> np.ndarray:
