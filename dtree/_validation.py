@@ -7,6 +7,7 @@ ValueError or TypeError that names what is wrong, and the caller's objects are n
 """
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -510,24 +511,21 @@ def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarr
     return index, table, values.tolist()
 
 
-def _code_values(table: np.ndarray) -> np.ndarray:
-    """The codes of ``table`` as floats, NaN where missing (-1)."""
-    return np.where(table >= 0, table, np.nan)
-
-
 def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
     """The codes ``table[index]`` as floats, NaN where missing."""
-    return _code_values(table).take(index)  # take: faster than [index]
+    return np.where(table >= 0, table, np.nan).take(index)  # take: faster than [index]
 
 
 @kernel
-def _fill_codes(matrix, columns, index, values, start):
-    """Column ``columns[c]`` of ``matrix`` set to ``values[start[c]:start[c + 1]][index[c]]``
-    (an index of -1 the last of those values), row by row: ``matrix`` is C-ordered."""
+def _fill_codes(matrix, columns, index, tables, start):
+    """Column ``columns[c]`` of ``matrix`` set to the codes ``table[index[c]]`` as floats, NaN
+    where missing (-1), ``table`` being ``tables[start[c]:start[c + 1]]`` (an index of -1 its
+    last code); row by row, as ``matrix`` is C-ordered."""
     for i in range(matrix.shape[0]):
         for c in range(len(columns)):
             k = index[c, i]
-            matrix[i, columns[c]] = values[(start[c + 1] if k < 0 else start[c]) + k]
+            code = tables[(start[c + 1] if k < 0 else start[c]) + k]
+            matrix[i, columns[c]] = code if code >= 0 else np.nan
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
@@ -613,7 +611,7 @@ def encode_columns(columns: list, features: list[Feature],
                           features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
-    coded, indexes, values = [], [], []  # the categorical columns: filled at once, at the end
+    coded, indexes, tables = [], [], []  # the categorical columns: filled at once, at the end
     for j, (column, feature) in enumerate(zip(columns, features)):
         numeric = _is_numeric(column)
         if not feature.is_categorical:
@@ -626,10 +624,12 @@ def encode_columns(columns: list, features: list[Feature],
         if numeric:
             _as_float(column, feature.name)  # rejects infinity
         index, table, seen = _category_codes(column, feature.name, sort=False)
-        position = {category: code for code, category in enumerate(feature.categories)}
-        known = np.array([position.get(v, -1) for v in seen] + [-1])  # unseen: missing
-        coded.append(j), indexes.append(index), values.append(_code_values(known[table]))
+        if seen != list(feature.categories):  # else each value's code is its code at fit
+            position = {category: code for code, category in enumerate(feature.categories)}
+            table = np.array([position.get(v, -1) for v in seen] + [-1])[table]  # unseen: -1
+        coded.append(j), indexes.append(index), tables.append(table)
     if coded:
+        start = np.array([0, *itertools.accumulate(map(len, tables))])
         compiled(_fill_codes)(matrix, np.array(coded), np.stack(indexes, dtype=np.intp),
-                              np.concatenate(values), np.cumsum([0] + [len(v) for v in values]))
+                              np.concatenate(tables), start)
     return matrix
