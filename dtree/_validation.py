@@ -7,6 +7,7 @@ ValueError or TypeError that names what is wrong, and the caller's objects are n
 """
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -500,8 +501,10 @@ def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarr
     they stand for: a pandas categorical column's declared categories, else its distinct values
     (sorted if ``sort``)."""
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
-        categories = column.cat.categories.tolist()
-        return column.array.codes, np.append(np.arange(len(categories)), -1), categories
+        categories = column.dtype.categories.tolist()
+        table = np.arange(len(categories) + 1)
+        table[-1] = -1
+        return column.array.codes, table, categories
     if isinstance(column, pd.Series) and pd.api.types.is_string_dtype(column.dtype):
         column = column.to_numpy()  # pandas factorizes an object array fastest
     index, table, values = _table_codes(column, f"column {name!r}", sort)
@@ -510,7 +513,19 @@ def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarr
 
 def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
     """The codes ``table[index]`` as floats, NaN where missing."""
-    return np.where(table >= 0, table, np.nan)[index]
+    return np.where(table >= 0, table, np.nan).take(index)  # take: faster than [index]
+
+
+@kernel
+def _fill_codes(matrix, columns, index, tables, start):
+    """Column ``columns[c]`` of ``matrix`` set to the codes ``table[index[c]]`` as floats, NaN
+    where missing (-1), ``table`` being ``tables[start[c]:start[c + 1]]`` (an index of -1 its
+    last code); row by row, as ``matrix`` is C-ordered."""
+    for i in range(matrix.shape[0]):
+        for c in range(len(columns)):
+            k = index[c, i]
+            code = tables[(start[c + 1] if k < 0 else start[c]) + k]
+            matrix[i, columns[c]] = code if code >= 0 else np.nan
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
@@ -596,6 +611,7 @@ def encode_columns(columns: list, features: list[Feature],
                           features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
+    coded, indexes, tables = [], [], []  # the categorical columns: filled at once, at the end
     for j, (column, feature) in enumerate(zip(columns, features)):
         numeric = _is_numeric(column)
         if not feature.is_categorical:
@@ -607,8 +623,13 @@ def encode_columns(columns: list, features: list[Feature],
             continue
         if numeric:
             _as_float(column, feature.name)  # rejects infinity
-        index, table, values = _category_codes(column, feature.name, sort=False)
-        position = {category: code for code, category in enumerate(feature.categories)}
-        known = np.array([position.get(v, -1) for v in values] + [-1])  # unseen: missing
-        matrix[:, j] = _code_column(index, known[table])
+        index, table, seen = _category_codes(column, feature.name, sort=False)
+        if seen != list(feature.categories):  # else each value's code is its code at fit
+            position = {category: code for code, category in enumerate(feature.categories)}
+            table = np.array([position.get(v, -1) for v in seen] + [-1])[table]  # unseen: -1
+        coded.append(j), indexes.append(index), tables.append(table)
+    if coded:
+        start = np.array([0, *itertools.accumulate(map(len, tables))])
+        compiled(_fill_codes)(matrix, np.array(coded), np.stack(indexes, dtype=np.intp),
+                              np.concatenate(tables), start)
     return matrix

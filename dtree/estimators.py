@@ -267,10 +267,24 @@ class _Tree(BaseEstimator):
         """X as the fitted tree reads it (see ``encode``), after checking it as at fit."""
         check_is_fitted(self, "tree_")
         _, columns, table = table_columns(X)
-        validate_data(self, table, reset=False, skip_check_array=True)
+        if not self._columns_as_at_fit(table):  # else validate_data would find nothing amiss
+            validate_data(self, table, reset=False, skip_check_array=True)
         matrix = encode_columns(columns, self._features, table, copy=False)  # only read
         self._check_missing(matrix, self._features, columns)
         return matrix
+
+    def _columns_as_at_fit(self, table: np.ndarray | pd.DataFrame) -> bool:
+        """Whether ``table`` has the columns of fit, so that scikit-learn's ``validate_data``
+        (as called in ``_encoded``) would neither warn nor raise: as many, and the same names in
+        the same order (strings), or no names at either."""
+        if table.shape[1] != self.n_features_in_:
+            return False
+        names = getattr(self, "feature_names_in_", None)
+        if isinstance(table, pd.DataFrame):
+            columns = table.columns.tolist()
+            return (names is not None and all(type(name) is str for name in columns)
+                    and columns == names.tolist())
+        return names is None and isinstance(table, np.ndarray)
 
     def apply(self, X: ArrayLike) -> np.ndarray:
         """The id of the node where each row ends: its leaf. Node ids number the nodes in
@@ -443,8 +457,8 @@ class _TreeClassifier(ClassifierMixin, _Tree):
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row, ``classes_[np.argmax(predict_proba(X))]``: the
         first in ``classes_`` on a tie, up to round-off (:func:`dtree.tree.most_probable`)."""
-        proba = self.predict_proba(X)  # first: NotFittedError before classes_ is looked up
-        return self.classes_[most_probable(proba)]
+        values = self._predict_values(X)  # first: NotFittedError before classes_ is looked up
+        return self.classes_[most_probable(values)]  # levels the ties as predict_proba does
 
 
 class _Pruned(_TreeClassifier):

@@ -3,6 +3,7 @@ prediction with the strategies for missing values, and the edits the grower and 
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from dataclasses import dataclass, field
 from collections.abc import Iterator
@@ -607,11 +608,34 @@ def level_ties(scores: np.ndarray) -> np.ndarray:
     that :func:`ties` with the largest of its row set to that largest, so that a tie is one in
     the numbers too and ``np.argmax`` takes the first of the tied columns. A value moves by
     round-off at most (TIE_ATOL + TIE_RTOL x the largest)."""
-    largest = scores[..., 0].copy()
-    for k in range(1, scores.shape[-1]):  # column by column: faster than max(axis=-1)
-        np.maximum(largest, scores[..., k], out=largest)
-    largest = largest[..., None]
-    return np.where(ties(scores, largest), largest, scores)
+    return _leveled(scores)[0]
+
+
+def _leveled(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`level_ties` of ``scores``, and ``np.argmax`` of it along the last axis."""
+    leveled = np.array(scores, dtype=float, order="C")
+    first = compiled(_level_rows)(leveled.reshape(-1, leveled.shape[-1]))  # leveled in place
+    return leveled, first.reshape(leveled.shape[:-1])[()]  # [()]: a number for a single row
+
+
+@kernel
+def _level_rows(scores):
+    """:func:`level_ties` in place on a 2-D array, a row at a time, and each row's first column
+    holding its largest value. A row's largest is NaN if any of its values is (as
+    ``np.maximum`` has it): then nothing ties with it, and its first NaN is taken (as
+    ``np.argmax`` does)."""
+    first = np.full(scores.shape[0], -1)
+    for i in range(scores.shape[0]):
+        largest = scores[i, 0]
+        for k in range(1, scores.shape[1]):
+            if not (largest > scores[i, k] or math.isnan(largest)):  # np.maximum: on a
+                largest = scores[i, k]  # tie, the later (0 or -0); NaN if either is
+        for k in range(scores.shape[1]):
+            if ties(scores[i, k], largest):
+                scores[i, k] = largest
+            if first[i] < 0 and (scores[i, k] == largest or math.isnan(scores[i, k])):
+                first[i] = k
+    return first
 
 
 def most_probable(proba: np.ndarray, loss: np.ndarray | None = None) -> np.ndarray:
@@ -621,7 +645,7 @@ def most_probable(proba: np.ndarray, loss: np.ndarray | None = None) -> np.ndarr
     1984, sec. 4.4); the first of those that tie (:func:`ties`). The library's one rule for the
     class of a row or a node: ``predict``, the pruners' votes, the printouts and the plots."""
     scores = proba if loss is None else -(proba @ loss)
-    return np.argmax(level_ties(scores), axis=-1)
+    return _leveled(scores)[1]
 
 
 # ------------------------------------------------------------------ editing a tree
