@@ -470,11 +470,16 @@ def take_rows(columns: list, rows: np.ndarray) -> list:
 
 
 def _is_numeric(column) -> bool:
-    """A column of numbers: a numeric dtype (not bool), or objects that are all numbers (ints,
-    floats; None and NaN aside), in an array or a pandas object column alike."""
+    """A column of numbers: a numeric dtype (not bool), or objects that are all real numbers
+    (ints, floats, Decimals, Fractions; None and NaN aside), in an array or a pandas object
+    column alike."""
     if column.dtype == object:
-        return pd.api.types.infer_dtype(column, skipna=True) in (
-            "integer", "floating", "mixed-integer-float")
+        kind = pd.api.types.infer_dtype(column, skipna=True)
+        if kind in ("mixed", "mixed-integer"):  # Fractions, or numbers of several types
+            values = np.asarray(column, dtype=object)
+            return all(_is_real_number(v) and not isinstance(v, bool)
+                       for v in values[~pd.isna(values)])
+        return kind in ("integer", "floating", "mixed-integer-float", "decimal")
     return column.dtype.kind in "iuf"  # pandas' nullable Int64 and Float64 too
 
 
@@ -488,6 +493,8 @@ def _non_number(column):
 def _as_float(column, name: str) -> np.ndarray:
     if column.dtype.kind in "iuf" and isinstance(column.dtype, np.dtype):  # not Int64 with NA
         values = np.asarray(column, dtype=float)  # plain numbers: no conversion to check
+    elif column.dtype == object:  # numbers as objects (Decimal, Fraction, ...): float() each
+        values = np.array([np.nan if pd.isna(v) else float(v) for v in column], dtype=float)
     else:
         values = np.asarray(pd.to_numeric(pd.Series(column), errors="raise"), dtype=float)
     if np.isinf(values).any():

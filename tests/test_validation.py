@@ -323,3 +323,25 @@ def test_sparse_x_is_the_dense_matrix_with_zeros(make, form):
     assert ours.n_features_in_ == 5
     np.testing.assert_array_equal(ours.predict(sparse), dense.predict(X))
     np.testing.assert_array_equal(ours.predict(X), dense.predict(X))
+
+
+def test_decimal_and_fraction_columns_are_numbers():
+    # issue 30: they became categories, one per value; now they split at a threshold, as floats
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from dtree import export_text
+
+    numbers = np.arange(40) / 8
+    y = (np.arange(40) % 9 > 3).astype(int)
+    as_floats = pd.DataFrame({"d": numbers, "f": numbers[::-1]})
+    as_objects = pd.DataFrame({"d": [Decimal(str(v)) for v in numbers],
+                               "f": [Fraction(int(v * 8), 8) for v in numbers[::-1]]})
+    as_objects.loc[3, "d"] = None  # a missing value among them
+    as_floats.loc[3, "d"] = np.nan
+    for make in (C45Classifier, CARTClassifier):
+        ours, floats = make().fit(as_objects, y), make().fit(as_floats, y)
+        assert export_text(ours) == export_text(floats)
+        assert all(not f.is_categorical for f in ours._features)
+        np.testing.assert_array_equal(ours.predict_proba(as_objects),
+                                      floats.predict_proba(as_floats))
