@@ -549,6 +549,22 @@ def _is_datetime(column) -> bool:
             or pd.api.types.is_datetime64_any_dtype(column.dtype))
 
 
+def _refuse_other_type(feature: Feature, new: list) -> None:
+    """A TypeError if the values ``new`` to a categorical column are all numbers where its
+    categories at fit were all strings, or all strings where they were all numbers."""
+    def kind(values) -> str | None:
+        if all(isinstance(v, str) for v in values):
+            return "strings"
+        if all(_is_real_number(v) and not isinstance(v, bool) for v in values):
+            return "numbers"
+        return None
+
+    was, now = kind(feature.categories), kind(new)
+    if was and now and was != now:
+        raise TypeError(f"column {feature.name!r} held {was} at fit ({feature.categories[0]!r}, "
+                        f"...) but {now} now ({new[0]!r}, ...): convert it as at fit")
+
+
 def fit_features(names: list[str], columns: list, numeric: bool = True,
                  table: np.ndarray | pd.DataFrame | None = None
                  ) -> tuple[list[Feature], np.ndarray]:
@@ -600,13 +616,15 @@ def fit_features(names: list[str], columns: list, numeric: bool = True,
 
 def encode_columns(columns: list, features: list[Feature],
                    table: np.ndarray | pd.DataFrame | None = None,
-                   copy: bool = True) -> np.ndarray:
+                   copy: bool = True, unseen: dict | None = None) -> np.ndarray:
     """The float matrix of codes and values of new rows, encoded as at fit.
 
-    A category unseen at fit is encoded as missing; infinity is rejected as at fit. ``table``,
-    the 2-D array the columns come from, if any, lets an all-numeric array be taken at once:
-    copied, or with ``copy=False`` used as it is if it is float64 already (for a caller that
-    only reads it, such as prediction).
+    A category unseen at fit is encoded as missing, and ``unseen``, if given, gets for each
+    such column its name -> (the number of rows, up to three of the values); infinity is
+    rejected as at fit, and so is a column of numbers whose categories at fit were strings,
+    or the other way round (a TypeError). ``table``, the 2-D array the columns come from, if
+    any, lets an all-numeric array be taken at once: copied, or with ``copy=False`` used as it
+    is if it is float64 already (for a caller that only reads it, such as prediction).
     """
     if (isinstance(table, np.ndarray) and table.dtype.kind in "iuf"
             and not any(f.is_categorical for f in features)):
@@ -633,7 +651,14 @@ def encode_columns(columns: list, features: list[Feature],
         index, table, seen = _category_codes(column, feature.name, sort=False)
         if seen != list(feature.categories):  # else each value's code is its code at fit
             position = {category: code for code, category in enumerate(feature.categories)}
-            table = np.array([position.get(v, -1) for v in seen] + [-1])[table]  # unseen: -1
+            codes = np.array([position.get(v, -1) for v in seen] + [-1])
+            new = np.flatnonzero(codes[:-1] < 0)
+            if len(new):
+                _refuse_other_type(feature, [seen[k] for k in new])
+                if unseen is not None:
+                    rows = int(np.isin(table[index], new).sum())  # table[index]: in seen
+                    unseen[feature.name] = (rows, [seen[k] for k in new[:3]])
+            table = codes[table]  # unseen: -1
         coded.append(j), indexes.append(index), tables.append(table)
     if coded:
         start = np.array([0, *itertools.accumulate(map(len, tables))])

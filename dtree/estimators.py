@@ -71,7 +71,8 @@ class _Tree(BaseEstimator):
     _parameters: dict = {
         "max_depth": Integer(0, none=True), "min_samples_split": Integer(2),
         "min_impurity_decrease": Interval(0), "purity_threshold": Interval(0, 1, low_open=True),
-        "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING)}
+        "tie_break": TieBreak(), "predict_missing": OneOf(PREDICT_MISSING),
+        "handle_unknown": OneOf(("missing", "error"))}
 
     tree_: Node | Tree
 
@@ -269,9 +270,26 @@ class _Tree(BaseEstimator):
         _, columns, table = table_columns(X)
         if not self._columns_as_at_fit(table):  # else validate_data would find nothing amiss
             validate_data(self, table, reset=False, skip_check_array=True)
-        matrix = encode_columns(columns, self._features, table, copy=False)  # only read
+        unseen: dict = {}
+        matrix = encode_columns(columns, self._features, table, copy=False,  # only read
+                                unseen=unseen)
         self._check_missing(matrix, self._features, columns)
+        if unseen:
+            self._unseen_categories(unseen)
         return matrix
+
+    def _unseen_categories(self, unseen: dict) -> None:
+        """Say which columns hold categories unseen at fit (column -> rows, a few values): a
+        UserWarning, as they are read as missing values (C4.5's rule; Quinlan 1993, ch. 3),
+        or with ``handle_unknown="error"`` a ValueError."""
+        found = "; ".join(f"{name!r}: {rows} row{'s' * (rows != 1)}, e.g. "
+                          + ", ".join(map(repr, values)) for name, (rows, values) in unseen.items())
+        if self.handle_unknown == "error":
+            raise ValueError(f"X has categories unseen at fit ({found}); handle_unknown='error' "
+                             "refuses them")
+        warnings.warn(f"X has categories unseen at fit, read as missing values ({found}); a "
+                      "typo or a stray space? handle_unknown='error' refuses them",
+                      UserWarning, stacklevel=4)
 
     def _columns_as_at_fit(self, table: np.ndarray | pd.DataFrame) -> bool:
         """Whether ``table`` has the columns of fit, so that scikit-learn's ``validate_data``
@@ -527,6 +545,11 @@ class ID3Classifier(_Pruned):
         class distributions; "most_frequent" takes the branch that held the most training
         weight at the node (the most frequent value among its rows; the first on a tie);
         "stop" answers with the node's own class distribution. It may be changed after fit.
+    handle_unknown : {"missing", "error"}, default="missing"
+        A category unseen at fit, at predict: read as a missing value (C4.5's rule), with a
+        UserWarning naming the column, the number of rows and a few of the values (a typo or
+        a stray space reads so); "error" refuses it (ValueError). A column of numbers where
+        fit saw strings, or the other way round, is always refused (TypeError).
 
     Attributes
     ----------
@@ -596,7 +619,8 @@ class ID3Classifier(_Pruned):
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
                  random_state: int | np.random.RandomState | None = None,
-                 class_weight: dict | str | None = None):
+                 class_weight: dict | str | None = None, handle_unknown: str = "missing"):
+        self.handle_unknown = handle_unknown
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
@@ -716,6 +740,11 @@ class C45Classifier(_Pruned):
         class j of n, K classes). The tree's counts (``value``), the gains and every rule
         that counts weight see the product; ``dtree.pruning.prune_error_based`` then needs
         the product as its ``sample_weight``.
+    handle_unknown : {"missing", "error"}, default="missing"
+        A category unseen at fit, at predict: read as a missing value (C4.5's rule), with a
+        UserWarning naming the column, the number of rows and a few of the values (a typo or
+        a stray space reads so); "error" refuses it (ValueError). A column of numbers where
+        fit saw strings, or the other way round, is always refused (TypeError).
 
     Attributes
     ----------
@@ -782,7 +811,8 @@ class C45Classifier(_Pruned):
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
                  random_state: int | np.random.RandomState | None = None,
-                 class_weight: dict | str | None = None):
+                 class_weight: dict | str | None = None, handle_unknown: str = "missing"):
+        self.handle_unknown = handle_unknown
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -1111,6 +1141,11 @@ class CARTClassifier(_CART, _TreeClassifier):
         Being a parameter, it survives ``clone()``: cross-validation measures the pruned tree.
     validation_fraction : float in (0, 1), default=1/3
         "validation": the share of each class's rows held out to prune on.
+    handle_unknown : {"missing", "error"}, default="missing"
+        A category unseen at fit, at predict: read as a missing value (C4.5's rule), with a
+        UserWarning naming the column, the number of rows and a few of the values (a typo or
+        a stray space reads so); "error" refuses it (ValueError). A column of numbers where
+        fit saw strings, or the other way round, is always refused (TypeError).
 
     Attributes
     ----------
@@ -1188,7 +1223,9 @@ class CARTClassifier(_CART, _TreeClassifier):
                  max_features: int | float | str | None = None,
                  max_leaf_nodes: int | None = None,
                  random_state: int | np.random.RandomState | None = None,
-                 pruning: str | None = None, validation_fraction: float = 1 / 3):
+                 pruning: str | None = None, validation_fraction: float = 1 / 3,
+                 handle_unknown: str = "missing"):
+        self.handle_unknown = handle_unknown
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -1342,6 +1379,11 @@ class CARTRegressor(_CART, _TreeRegressor):
         the thresholds of a node as the squared error's decrease does) is "squared_error",
         with a FutureWarning at fit, as scikit-learn 1.9 maps it (deprecated there). There is
         no "poisson": a ValueError.
+    handle_unknown : {"missing", "error"}, default="missing"
+        A category unseen at fit, at predict: read as a missing value (C4.5's rule), with a
+        UserWarning naming the column, the number of rows and a few of the values (a typo or
+        a stray space reads so); "error" refuses it (ValueError). A column of numbers where
+        fit saw strings, or the other way round, is always refused (TypeError).
 
     Attributes
     ----------
@@ -1391,7 +1433,9 @@ class CARTRegressor(_CART, _TreeRegressor):
                  missing_penalty: bool = True, missing: str = "surrogate",
                  max_features: int | float | str | None = None,
                  max_leaf_nodes: int | None = None,
-                 random_state: int | np.random.RandomState | None = None):
+                 random_state: int | np.random.RandomState | None = None,
+                 handle_unknown: str = "missing"):
+        self.handle_unknown = handle_unknown
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split

@@ -6,6 +6,7 @@ parameter checks, weights, and the fast encoding of labels and columns.
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -345,3 +346,32 @@ def test_decimal_and_fraction_columns_are_numbers():
         assert all(not f.is_categorical for f in ours._features)
         np.testing.assert_array_equal(ours.predict_proba(as_objects),
                                       floats.predict_proba(as_floats))
+
+
+def test_unseen_categories_are_said_and_can_be_refused():
+    # issue 30: a leading space on a category made rows missing without a word
+    X = pd.DataFrame({"k": ["low", "high", "mid"] * 20, "m": ["p", "q"] * 30})
+    y = ["a", "b", "c"] * 20
+    new = pd.DataFrame({"k": ["low", " high", " high", "mid?"], "m": ["p", "q", "q", "p"]})
+    for make in (C45Classifier, CARTClassifier):
+        model = make().fit(X, y)
+        with pytest.warns(UserWarning, match=r"unseen at fit, read as missing values \('k': 3 "
+                                             r"rows, e\.g\. ' high', 'mid\?'\)"):
+            predicted = model.predict(new)
+        assert predicted[0] == "a"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            model.predict(X)  # nothing unseen, nothing said
+        model.set_params(handle_unknown="error")
+        with pytest.raises(ValueError, match="'k': 3 rows.*handle_unknown='error'"):
+            model.predict(new)
+    with pytest.raises(ValueError, match="handle_unknown"):
+        C45Classifier(handle_unknown="ignore").fit(X, y)
+
+
+def test_a_column_of_numbers_where_fit_saw_strings_is_refused():
+    # issue 30: this answered 'a' for all three rows
+    model = C45Classifier().fit(pd.DataFrame({"k": ["1", "2", "3"] * 20}), ["a", "b", "c"] * 20)
+    with pytest.raises(TypeError, match="'k' held strings at fit .* but numbers now"):
+        model.predict(pd.DataFrame({"k": [1, 2, 3]}))
+    assert model.predict(pd.DataFrame({"k": ["1", "2", "3"]})).tolist() == ["a", "b", "c"]
