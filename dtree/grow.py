@@ -440,7 +440,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         gain, iv, at, n_branches, allowed, sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
-            False, False, True, discount, False)
+            False, False, True, discount, False, 0.0)
         best, blocked = -np.inf, False
         for a in range(len(attrs)):
             if allowed[a]:
