@@ -7,9 +7,9 @@ it uses. numba keeps the machine code in a cache of dtree's own (:func:`cache_di
 directory named by a hash of dtree's kernel sources and the versions of numba, numpy and
 Python: an edit to any of them gives a new, empty directory, so a stale kernel cannot be
 loaded. The first compiled call of an installation compiles every kernel at once
-(:func:`precompile`, 40-45 s of CPU time) and says so on stderr; later processes load the
-machine code (a fraction of a second). With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are
-the plain Python functions.
+(:func:`precompile`, about 40 s of CPU time, shared by two processes on two cores or
+more) and says so on stderr; later processes load the machine code (a fraction of a second).
+With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are the plain Python functions.
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def precompile(quiet: bool = False) -> float:
         return 0.0
     start = time.perf_counter()
     if not quiet:
-        print("dtree: compiling its kernels, once for this installation (about a minute)...",
+        print("dtree: compiling its kernels, once for this installation (about half a minute)...",
               file=sys.stderr, flush=True)
     _warming.append(True)  # the fits below compile; they do not come back here
     helper = _start_helper()
