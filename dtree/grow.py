@@ -476,7 +476,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             continue
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
-            False, False, True, discount, False)
+            False, False, True, discount, False, 0.0)
         n_candidates, gain_sum, blocked = 0, 0.0, False
         for a in range(len(attrs)):
             if allowed[a]:

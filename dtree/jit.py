@@ -7,9 +7,9 @@ it uses. numba keeps the machine code in a cache of dtree's own (:func:`cache_di
 directory named by a hash of dtree's kernel sources and the versions of numba, numpy and
 Python: an edit to any of them gives a new, empty directory, so a stale kernel cannot be
 loaded. The first compiled call of an installation compiles every kernel at once
-(:func:`precompile`, 40-45 s of CPU time) and says so on stderr; later processes load the
-machine code (a fraction of a second). With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are
-the plain Python functions.
+(:func:`precompile`, about 40 s of CPU time, shared by two processes on two cores or
+more) and says so on stderr; later processes load the machine code (a fraction of a second).
+With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are the plain Python functions.
 """
 from __future__ import annotations
 
@@ -89,13 +89,16 @@ def precompile(quiet: bool = False) -> float:
         return 0.0
     start = time.perf_counter()
     if not quiet:
-        print("dtree: compiling its kernels, once for this installation (about a minute)...",
+        print("dtree: compiling its kernels, once for this installation (about half a minute)...",
               file=sys.stderr, flush=True)
     _warming.append(True)  # the fits below compile; they do not come back here
+    helper = _start_helper()
     try:
         _warm_up()
     finally:
         _warming.clear()
+        if helper is not None:
+            helper.wait()
     done.write_text("")
     seconds = time.perf_counter() - start
     if not quiet:
@@ -201,16 +204,44 @@ def _locate_in(directory: Path) -> None:
     event.register("numba:compile", Announce())
 
 
-def _warm_up() -> None:
+def _start_helper():
+    """On a machine with two cores or more, a second process that runs :func:`_warm_up` with
+    the split search (``score_attributes``, the longest compile, and ``grow_subtree``, which
+    holds it) left in plain Python: it compiles the other kernels into the same cache while
+    this process compiles the split search, which :func:`_warm_up` reaches first. Each
+    process loads from the cache what the other has written, and this one compiles whatever
+    is still missing, so the cache is complete even if the helper fails. Numba writes a cache
+    file whole and then renames it, so two writers of one kernel leave one complete file."""
+    import os
+    import subprocess
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cores or 1) < 2:
+        return None
+    path = os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])
+    return subprocess.Popen([sys.executable, "-c", "import dtree.jit; dtree.jit._warm_up(True)"],
+                            env={**os.environ, "PYTHONPATH": path},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _warm_up(helper: bool = False) -> None:
     """Fit, predict and prune with every kind of model on a small table with numeric and
-    categorical columns, missing values and weights: each kernel runs with the types it gets."""
+    categorical columns, missing values and weights: each kernel runs with the types it gets.
+    The split search comes first (:func:`dtree.best_threshold`); the ``helper`` process
+    (:func:`_start_helper`) runs it and ``grow_subtree`` in plain Python."""
     import warnings
 
     import numpy as np
     import pandas as pd
 
     import dtree
+    from dtree import grow, kernels
 
+    if helper:
+        _warming.append(True)  # this process does not run precompile
+        for plain in (kernels.score_attributes, grow.grow_subtree):
+            compiled(plain)
+            _ready[plain] = plain
     rng = np.random.default_rng(0)
     n = 60
     X = pd.DataFrame({"a": rng.normal(size=n).round(1), "b": rng.integers(0, 3, n) * 1.0,
@@ -232,6 +263,8 @@ def _warm_up() -> None:
             (dtree.CARTRegressor(missing="learn"), numeric, (target,))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        for criterion in ("info_gain", "gain_ratio", "gini", "squared_error"):
+            dtree.best_threshold(X["a"].to_numpy(), y2.to_numpy(), criterion)
         for model, data, targets in fits:
             for y in targets:
                 for weights in (None, w):
@@ -242,5 +275,3 @@ def _warm_up() -> None:
         dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(X, y3), X, y3)
         dtree.prune_reduced_error(dtree.C45Classifier().fit(X, y2), X, y2)
         dtree.prune_pessimistic(dtree.C45Classifier().fit(X, y2))
-        for criterion in ("info_gain", "gain_ratio", "gini", "squared_error"):
-            dtree.best_threshold(X["a"].to_numpy(), y2.to_numpy(), criterion)

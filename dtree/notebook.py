@@ -17,7 +17,7 @@ __all__ = ["FIRST_CELL", "R_OUTPUTS", "STORED_BY", "glue", "r_differences", "run
 #: every chapter's first cell, hidden in the book (tag remove-cell) and on Colab (a form). Where
 #: ``dtree`` cannot be imported (Colab), it installs the library with its dependencies from the
 #: book's repository (``repository.url`` in _config.yml; tests check they agree); elsewhere it
-#: installs nothing; after installing, it compiles dtree's kernels (once, about a minute,
+#: installs nothing; after installing, it compiles dtree's kernels (once, about half a minute,
 #: :func:`dtree.jit.precompile`). It then draws figures inline whatever MPLBACKEND the kernel
 #: inherited. It cannot import anything from dtree: it runs before dtree exists.
 FIRST_CELL = '''\

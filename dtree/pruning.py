@@ -616,6 +616,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     layout = None
     if training is not None:
         XT, y, w = training
+        XT = np.require(XT, float, ["C", "W"])  # the layout fit gives the kernel (TrainingSet)
         layout = Layout(root, numbered=True)
         a = layout.arrays
         errors_of_branch = compiled(_branch_errors)
@@ -783,8 +784,7 @@ def prune_error_based(model, X=None, y=None, sample_weight=None, *, confidence: 
                 counts, pruned._root.value * counts.sum() / pruned._root.weighted_n_samples):
             raise ValueError("X and y are not the rows the model was fitted on: their classes "
                              "do not add up to the root's")
-        # by columns, C-ordered and writable, as fit hands it: the kernel compiled for that
-        training = (np.require(X.T, float, ["C", "W"]), codes, weights)
+        training = (X.T, codes, weights)
     routing = "stop" if pruned.missing == "surrogate" else "distribute"
     log = _error_based(pruned._root, training, len(pruned.classes_), confidence, routing)
     return _finish(pruned, model, log, f"prune_error_based(confidence={confidence:g}, "
