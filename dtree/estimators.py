@@ -11,8 +11,10 @@ CARTRegressor   variance decrease threshold split           bipartition
 """
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -289,7 +291,7 @@ class _Tree(BaseEstimator):
                              "refuses them")
         warnings.warn(f"X has categories unseen at fit, read as missing values ({found}); a "
                       "typo or a stray space? handle_unknown='error' refuses them",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=_caller_level())
 
     def _columns_as_at_fit(self, table: np.ndarray | pd.DataFrame) -> bool:
         """Whether ``table`` has the columns of fit, so that scikit-learn's ``validate_data``
@@ -873,6 +875,17 @@ class _TreeRegressor(RegressorMixin, _Tree):
         X is read as at fit; see ``fit``."""
         return self._predict_values(X)[:, 0]
 
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning that names the first caller outside dtree: predict,
+    predict_proba, apply and the pruners reach the same check through different depths."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_PACKAGE = str(Path(__file__).parent)
 
 #: the rules by which CART's ``ccp_alpha`` is chosen by cross-validation (rpart's cptable)
 CCP_RULES = ("1se", "min")
