@@ -227,8 +227,9 @@ def _start_helper():
 def _warm_up(helper: bool = False) -> None:
     """Fit, predict and prune with every kind of model on a small table with numeric and
     categorical columns, missing values and weights: each kernel runs with the types it gets.
-    The split search comes first (:func:`dtree.best_threshold`); the ``helper`` process
-    (:func:`_start_helper`) runs it and ``grow_subtree`` in plain Python."""
+    The ``helper`` process (:func:`_start_helper`) compiles the split search for a table of
+    one column first (:func:`dtree.best_threshold`), then runs the rest with the split search
+    and ``grow_subtree`` in plain Python, while this process compiles them for wider tables."""
     import warnings
 
     import numpy as np
@@ -237,11 +238,6 @@ def _warm_up(helper: bool = False) -> None:
     import dtree
     from dtree import grow, kernels
 
-    if helper:
-        _warming.append(True)  # this process does not run precompile
-        for plain in (kernels.score_attributes, grow.grow_subtree):
-            compiled(plain)
-            _ready[plain] = plain
     rng = np.random.default_rng(0)
     n = 60
     X = pd.DataFrame({"a": rng.normal(size=n).round(1), "b": rng.integers(0, 3, n) * 1.0,
@@ -261,10 +257,18 @@ def _warm_up(helper: bool = False) -> None:
             (dtree.CARTRegressor(), X, (target,)), (dtree.CARTRegressor(), complete, (target,)),
             (dtree.CARTRegressor(criterion="absolute_error"), X, (target,)),
             (dtree.CARTRegressor(missing="learn"), numeric, (target,))]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    def one_column() -> None:  # the split search on a table of one column: its own layout
         for criterion in ("info_gain", "gain_ratio", "gini", "squared_error"):
             dtree.best_threshold(X["a"].to_numpy(), y2.to_numpy(), criterion)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if helper:
+            _warming.append(True)  # this process does not run precompile
+            one_column()
+            for plain in (kernels.score_attributes, grow.grow_subtree):
+                compiled(plain)
+                _ready[plain] = plain
         for model, data, targets in fits:
             for y in targets:
                 for weights in (None, w):
@@ -275,3 +279,7 @@ def _warm_up(helper: bool = False) -> None:
         dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(X, y3), X, y3)
         dtree.prune_reduced_error(dtree.C45Classifier().fit(X, y2), X, y2)
         dtree.prune_pessimistic(dtree.C45Classifier().fit(X, y2))
+        dtree.CARTClassifier(ccp_alpha="1se", cv=3, random_state=0).fit(X, y2)
+        dtree.CARTRegressor(ccp_alpha="1se", cv=3, random_state=0).fit(complete, target)
+        if not helper:  # loaded from the cache, where the helper has compiled it
+            one_column()

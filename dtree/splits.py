@@ -55,9 +55,10 @@ class Split:
 @dataclass(frozen=True)
 class TrainingSet:
     """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
-    numbers, NaN where missing; a writable float64 copy of ``X.T`` in row order, each column
-    contiguous, as is ``y``: every kernel is compiled for one layout, that of a table of any
-    number of columns), ``y`` each row's class code (as a float) or target value,
+    numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is a writable float64
+    array in row order: the kernels are compiled for writable arrays in column order, and a
+    table of one column, in both orders at once, for that layout too; a copy would double
+    fit's memory on large tables), ``y`` each row's class code (as a float) or target value,
     ``n_classes`` 0 for regression,
     ``n_categories[j]`` 0 for a numeric column, ``slot[j]`` the place of a numeric column
     among the numeric ones (-1 if categorical), and ``total_weight`` the weight of the rows
@@ -79,7 +80,7 @@ class TrainingSet:
                                 dtype=np.int64)
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
-        XT = np.require(X.T, float, ["C", "W"])
+        XT = np.require(X.T, float, ["F", "W"])
         tied = np.array([_has_ties(XT[j]) for j in np.flatnonzero(numeric)], dtype=bool)
         return cls(XT, np.require(y, float, ["C", "W"]), n_classes, n_categories, slot,
                    tuple(f.name for f in features), total_weight, tied)

@@ -276,6 +276,8 @@ for model, labels in ((dtree.ID3Classifier(missing="fractional"), y), (dtree.C45
         model.fit(data, labels).predict(data)
 dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(numeric, y), numeric.to_numpy(), y)
 dtree.best_threshold(numeric.iloc[:, 0].to_numpy(), y, "gini")
+dtree.CARTClassifier(ccp_alpha="1se", cv=3, random_state=0).fit(X, y)
+dtree.CARTRegressor(ccp_alpha="1se", cv=3, random_state=0).fit(numeric, target)
 print(json.dumps(compiled))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
