@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Complex, Integral, Number, Real
 from types import SimpleNamespace
 
@@ -419,10 +419,13 @@ def refuse_sparse(value, name: str, dense: str) -> None:
 
 @dataclass(frozen=True)
 class Feature:
-    """One input column as the tree sees it: its name and, if categorical, its categories."""
+    """One input column as the tree sees it: its name and, if categorical, its categories;
+    ``empty`` if every value was missing at fit, so that no split reads it (and predict
+    checks nothing of what it holds)."""
 
     name: str
     categories: tuple | None = None  # None for a numeric column
+    empty: bool = False
 
     @property
     def is_categorical(self) -> bool:
@@ -608,6 +611,7 @@ def fit_features(names: list[str], columns: list, numeric: bool = True,
                               "CARTClassifier split numbers at a threshold instead",
                               UserWarning, stacklevel=4)
         if np.isnan(matrix[0, j]) and np.isnan(matrix[:, j]).all():
+            features[j] = replace(features[j], empty=True)
             warnings.warn(f"column {name!r} has every value missing (None or NaN): no split "
                           "can use it, so the tree is grown as if it were absent",
                           UserWarning, stacklevel=4)
@@ -653,7 +657,7 @@ def encode_columns(columns: list, features: list[Feature],
             position = {category: code for code, category in enumerate(feature.categories)}
             codes = np.array([position.get(v, -1) for v in seen] + [-1])
             new = np.flatnonzero(codes[:-1] < 0)
-            if len(new):
+            if len(new) and not feature.empty:
                 _refuse_other_type(feature, [seen[k] for k in new])
                 if unseen is not None:
                     rows = int(np.isin(table[index], new).sum())  # table[index]: in seen

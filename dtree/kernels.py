@@ -192,7 +192,8 @@ def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w)
     the n - 1 cuts cost O(n log n)."""
     known_rows, known_weights = rows[order[:n_known]], w[order[:n_known]]
     left_deviation = running_deviations(y[known_rows], known_weights)
-    right_deviation = running_deviations(y[known_rows[::-1]], known_weights[::-1].copy())[::-1]
+    backwards = known_weights[::-1].copy()  # contiguous: running_deviations' one layout
+    right_deviation = running_deviations(y[known_rows[::-1]], backwards)[::-1]
     before = left_deviation[n_known - 1] if n_known > 0 else 0.0
     weight = 0.0
     for k in range(n_known - 1):

