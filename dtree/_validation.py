@@ -326,7 +326,7 @@ def _table_codes(values, name: str, sort: bool = True
 def _unorderable(uniques, name: str) -> str:
     """Why the distinct values of ``name`` cannot be sorted: numbers mixed with strings (text in
     a numeric column, or numbers among categories), or else the types that clash."""
-    number = next((v for v in uniques if _is_real_number(v) and not isinstance(v, bool)), None)
+    number = next((v for v in uniques if _is_number(v)), None)
     text = next((v for v in uniques if isinstance(v, str)), None)
     if number is None or text is None:
         kinds = sorted({type(v).__name__ for v in uniques})
@@ -363,6 +363,11 @@ def encode_attribute(x: ArrayLike, name: str = "x") -> tuple[np.ndarray, np.ndar
 def _is_real_number(value) -> bool:
     """A real number: a float, an int, a Fraction, a Decimal; not a complex number or a string."""
     return isinstance(value, Real) or (isinstance(value, Number) and not isinstance(value, Complex))
+
+
+def _is_number(value) -> bool:
+    """A real number that is a number in a table: not a bool (True is an int to Python)."""
+    return _is_real_number(value) and not isinstance(value, bool)
 
 
 #: weights whose largest lies in [2**-64, 2**64) are kept as given; others are rescaled
@@ -480,7 +485,7 @@ def _is_numeric(column) -> bool:
         kind = pd.api.types.infer_dtype(column, skipna=True)
         if kind in ("mixed", "mixed-integer"):  # Fractions, or numbers of several types
             values = np.asarray(column, dtype=object)
-            return all(_is_real_number(v) and not isinstance(v, bool)
+            return all(_is_number(v)
                        for v in values[~pd.isna(values)])
         return kind in ("integer", "floating", "mixed-integer-float", "decimal")
     return column.dtype.kind in "iuf"  # pandas' nullable Int64 and Float64 too
@@ -490,7 +495,7 @@ def _non_number(column):
     """The first value of a non-numeric column that is neither a number nor missing."""
     values = np.asarray(column, dtype=object)
     return next((v for v, missing in zip(values, pd.isna(values))
-                 if not missing and (not _is_real_number(v) or isinstance(v, bool))), values[0])
+                 if not missing and not _is_number(v)), values[0])
 
 
 def _as_float(column, name: str) -> np.ndarray:
@@ -558,7 +563,7 @@ def _refuse_other_type(feature: Feature, new: list) -> None:
     def kind(values) -> str | None:
         if all(isinstance(v, str) for v in values):
             return "strings"
-        if all(_is_real_number(v) and not isinstance(v, bool) for v in values):
+        if all(_is_number(v) for v in values):
             return "numbers"
         return None
 
