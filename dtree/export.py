@@ -11,7 +11,7 @@ from sklearn.exceptions import NotFittedError
 
 from ._validation import check_integer
 from .sktree import Tree, TreeArrays, binary_arrays
-from .tree import Node, most_probable
+from .tree import Node, most_probable, numbering
 
 __all__ = ["export_text", "export_graphviz", "leaf_summary", "leaf_table", "TreeArrays",
            "tree_arrays"]
@@ -239,7 +239,7 @@ def export_graphviz(model, max_depth: int | None = None, filled: bool = False,
         drawn.append(node)
         if not is_stub(node, root, max_depth):
             stack.extend(reversed(node.children))
-    ids = {id(node): i for i, node in enumerate(drawn)}
+    ids = numbering(drawn)
     predictions = [n.prediction[0] for n in drawn if n.weighted_n_samples > 0]
     low, high = (min(predictions), max(predictions)) if classes is None else (None, None)
     lines = ["digraph Tree {",

@@ -26,6 +26,7 @@ from .impurity import SCORES
 from .kernels import branch_of, n_statistics, partition, score_attributes
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
+from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
 from .tree import SPREAD, STAY, Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
@@ -660,7 +661,7 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     if rules.gain_filter is not None:
         node.shortlist = tuple(found.names[k] for k in competing)
     best = max([found.scores[k] for k in competing], default=0.0)
-    if rules.j48 and best <= kernels.J48_EPSILON:
+    if rules.j48 and best <= WEKA_SMALL:
         node.stop_reason = "no_gain"
         return None
     tied = [k for k in competing if ties(found.scores[k], best)]
@@ -721,14 +722,14 @@ def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[
         return list(everyone)
     counted = list(everyone)
     if rules.j48:
-        many_valued = data.n_categories >= 0.3 * len(data.y) - kernels.J48_EPSILON
+        many_valued = data.n_categories >= 0.3 * len(data.y) - WEKA_SMALL
         if not many_valued.all():
             counted = [k for k in everyone if not many_valued[found.features[k]]]
     if not counted:
         return []
     average = sum(found.gains[k] for k in counted) / len(counted)
     if rules.j48:
-        return [k for k in everyone if found.gains[k] >= average - 1e-3]
+        return [k for k in everyone if found.gains[k] >= average - J48_AVERAGE_GAIN_SLACK]
     return [k for k in everyone if ties(found.gains[k], average)]
 
 
@@ -772,20 +773,17 @@ def _bipartition(categories, sides) -> tuple[tuple[frozenset, frozenset], np.nda
 def _collapse(root: Node) -> None:
     """Weka J48's subtree collapsing, in place: from the root down, a node whose subtree
     misclassifies at least as much training weight as the node would alone (less 1e-3) becomes
-    a leaf. A node's errors are its weight minus its majority class's weight."""
-    def errors(node: Node) -> float:
-        return node.weighted_n_samples - float(node.value.max())
-
+    a leaf. A node's errors are :attr:`Node.training_errors`."""
     subtree_errors = {}
     for node in reversed(list(root.walk())):  # children before parents
-        subtree_errors[id(node)] = (errors(node) if node.is_leaf else
+        subtree_errors[id(node)] = (node.training_errors if node.is_leaf else
                                     sum(subtree_errors[id(c)] for c in node.children))
     stack = [root]
     while stack:
         node = stack.pop()
         if node.is_leaf:
             continue
-        if subtree_errors[id(node)] >= errors(node) - 1e-3:
+        if subtree_errors[id(node)] >= node.training_errors - J48_COLLAPSE_SLACK:
             make_leaf(node, "collapsed")
         else:
             stack.extend(node.children)

@@ -61,8 +61,8 @@ def cache_directory() -> Path:
     """Where the compiled kernels are kept: ``dtree-<hash>`` in numba's ``NUMBA_CACHE_DIR`` if
     set, else in the user's cache directory (``~/.cache/dtree`` on Linux). The hash covers
     the source of every module of dtree that defines a kernel (a kernel reads its module's
-    globals, and a compiled caller holds its callees' code) and the versions of numba, numpy
-    and Python."""
+    globals, and a compiled caller holds its callees' code), of :mod:`dtree.tolerances` (whose
+    constants kernels read) and the versions of numba, numpy and Python."""
     import numba
     import numpy
     from numba.misc.appdirs import AppDirs
@@ -71,7 +71,7 @@ def cache_directory() -> Path:
                             f"{platform.python_version()}".encode())
     for path in sorted(Path(__file__).parent.glob("*.py")):
         source = path.read_bytes()
-        if b"@kernel" in source or path.name == "jit.py":
+        if b"@kernel" in source or path.name in ("jit.py", "tolerances.py"):
             digest.update(path.name.encode() + b"\0" + source)
     base = numba.config.CACHE_DIR or AppDirs("dtree", appauthor=False).user_cache_dir
     return Path(base) / f"dtree-{digest.hexdigest()[:16]}"

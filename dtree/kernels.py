@@ -21,10 +21,9 @@ import math
 import numpy as np
 
 from .jit import kernel
+from .tolerances import MEDIAN_RTOL, WEKA_SMALL
 
 ENTROPY, GINI, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3
-#: Weka's tolerance in comparisons (``weka.core.Utils.SMALL``), used by the J48 rules
-J48_EPSILON = 1e-6
 #: impurity name -> the code the kernels take
 IMPURITY_CODES = {"entropy": ENTROPY, "gini": GINI, "squared_error": SQUARED_ERROR,
                   "absolute_error": ABSOLUTE_ERROR}
@@ -107,7 +106,7 @@ def weighted_median(values, weights):
     must give the median of the unweighted values."""
     order = np.argsort(values, kind="mergesort")
     half, cumulative = weights.sum() / 2, 0.0
-    slack = 1e-9 * half
+    slack = MEDIAN_RTOL * half
     for k in range(len(order)):
         cumulative += weights[order[k]]
         if cumulative >= half - slack:
@@ -561,23 +560,23 @@ def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_c
     weight (-1: cuts, none gaining enough)."""
     min_split = 0.1 * known_w / max(n_classes, 1)
     min_split = min_leaf if min_split <= min_leaf else min(min_split, 25.0)
-    if n_known < 2 * min_split - J48_EPSILON:
+    if n_known < 2 * min_split - WEKA_SMALL:
         return -1, 0.0, 1  # too few known values to cut
     best_k, best_gain, n_cuts, n_branches = -1, 0.0, 0, 1
     for k in range(n_known - 1):
         if column[rows[order[k]]] + 1e-5 >= column[rows[order[k + 1]]]:
             continue  # equal values
         n_branches = 2
-        if min(left_w[k], known_w - left_w[k]) < min_split - J48_EPSILON:
+        if min(left_w[k], known_w - left_w[k]) < min_split - WEKA_SMALL:
             continue
         n_cuts += 1
         gain = max(decrease[k], 0.0) / W
-        if gain > best_gain + J48_EPSILON:
+        if gain > best_gain + WEKA_SMALL:
             best_k, best_gain = k, gain
     if n_cuts == 0:
         return -1, 0.0, n_branches
     best_gain -= math.log2(n_cuts) / W  # the MDL penalty
-    if best_k < 0 or best_gain <= J48_EPSILON:
+    if best_k < 0 or best_gain <= WEKA_SMALL:
         return -1, best_gain, -1
     return best_k, best_gain, n_branches
 
@@ -587,9 +586,9 @@ def j48_allows(branch_weights, missing_w, min_leaf):
     """Weka J48's test of a multiway split (``Distribution.check``): at least two
     branches (the missing values' branch, of weight ``missing_w``, among them) have a
     weight of ``min_leaf`` or more."""
-    big_enough = 1 if missing_w >= min_leaf - J48_EPSILON else 0
+    big_enough = 1 if missing_w >= min_leaf - WEKA_SMALL else 0
     for weight in branch_weights:
-        if weight >= min_leaf - J48_EPSILON:
+        if weight >= min_leaf - WEKA_SMALL:
             big_enough += 1
     return big_enough >= 2
 
@@ -603,7 +602,7 @@ def j48_split_point(column, t):
     row order can stay, though it is the smaller."""
     held = -math.inf
     for value in column:  # a missing value (NaN) fails both comparisons
-        if value - held > J48_EPSILON and value - t < J48_EPSILON:
+        if value - held > WEKA_SMALL and value - t < WEKA_SMALL:
             held = value
     return held
 

@@ -35,6 +35,7 @@ from ._validation import (check_number, check_params, check_sample_weight,
 from .export import decision_loss
 from .jit import compiled, kernel
 from .kernels import branch_of
+from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
 from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
 
@@ -49,10 +50,6 @@ PRUNERS = ("error_based", "pessimistic", "reduced_error", "validation")
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
 
-#: alphas closer than this times R(root) count as equal: R(t) - R(T_t) summed over shares can
-#: be 1e-17 where rpart's sums of weights are exactly equal, and an alpha read back from a CP
-#: (alpha / R(root)) times R(root) can fall an ulp below the weakest link's g(t)
-ROUND_OFF = 1e-10
 
 
 @dataclass(frozen=True)
@@ -96,7 +93,7 @@ def resubstitution_cost(node: Node, total: float, costs: np.ndarray | None = Non
     included) its least expected cost min_i sum_j W_t,j costs[j, i], which is a share
     already."""
     if costs is None:
-        misclassified = node.weighted_n_samples - node.value.max()
+        misclassified = node.training_errors
         return misclassified / total if share else misclassified
     least = float((node.value @ costs).min())
     return least if share else total * least
@@ -199,15 +196,15 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
 
 def _prune_to_alpha(root: Node, alpha: float, cost: str = "impurity",
                     costs: np.ndarray | None = None) -> list[dict]:
-    """Cut, in place, every weakest link whose g(t) is at most ``alpha`` (up to ``ROUND_OFF``
+    """Cut, in place, every weakest link whose g(t) is at most ``alpha`` (up to ``ALPHA_ROUND_OFF``
     R(root)): the smallest subtree minimising C_alpha (scikit-learn's ``ccp_alpha``). Returns
     the links examined, in order, as rows of a log: the node's pre-order number, test and
     depth, g(t), the leaves its cut removes, and the decision (the first link kept ends the
     log)."""
     path, cut = weakest_links(root, cost, costs=costs)
-    number = {id(node): i for i, node in enumerate(root.walk())}
+    number = root.numbers()
     rows = []
-    bound = alpha + ROUND_OFF * path.impurities[-1]  # g(t) within round-off of alpha: cut
+    bound = alpha + ALPHA_ROUND_OFF * path.impurities[-1]  # g(t) within round-off of alpha: cut
     for g, leaves, node in zip(path.ccp_alphas[1:], np.diff(-path.n_leaves), cut):
         rows.append({"node": number[id(node)], "test": node.feature, "depth": node.depth,
                      "g(t)": g, "leaves removed": int(leaves),
@@ -400,7 +397,7 @@ def _prune_on_validation(root: Node, X: np.ndarray, y: np.ndarray, n_classes: in
     one). Returns the log of the nodes examined (see ``LOG_COLUMNS``)."""
     votes = _Votes(root, X, y, n_classes, predict_missing, whole_tree=False, loss=loss)
     total = max(len(y), 1)
-    number = {id(node): i for i, node in enumerate(root.walk())}
+    number = root.numbers()
     rows, queue = [], [root]
     for node in queue:  # breadth first: the list grows while it is read
         if not node.children:
@@ -428,7 +425,7 @@ def _reduced_error(root: Node, X: np.ndarray, y: np.ndarray, n_classes: int,
     rows ``X`` with class codes ``y`` (see :func:`prune_reduced_error`); returns the log."""
     votes = _Votes(root, X, y, n_classes, predict_missing, loss=loss)
     total = max(len(y), 1)
-    number = {id(node): i for i, node in enumerate(root.walk())}
+    number = root.numbers()
     order = [root]
     for node in order:  # breadth first, then deepest level first, each left to right
         order.extend(node.children)
@@ -526,7 +523,7 @@ def _leaf_errors(counts, confidence, z):
     total = 0.0
     for c in range(len(counts)):
         total += counts[c]
-    if total <= 1e-6:
+    if total <= WEKA_SMALL:
         return 0.0
     errors = total - counts.max()
     return errors + _added_errors(total, errors, confidence, z)
@@ -582,7 +579,7 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
             placed += known[b]
         for b in range(k):
             share = known[b] / placed if placed > 0 else known[b]
-            spread = n_spread if share > 1e-6 else 0
+            spread = n_spread if share > WEKA_SMALL else 0
             if n_own[b] + spread == 0:  # no row reaches the branch: it adds nothing
                 continue
             child_rows = np.empty(n_own[b] + spread, np.int64)
@@ -610,7 +607,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
     tie). The estimate of the largest branch on a node's rows is made on the tree laid out as
     arrays (:class:`dtree.tree.Layout`, :func:`_branch_errors`). Returns the log."""
-    number = {id(node): i for i, node in enumerate(root.walk())}
+    number = root.numbers()
     z = NormalDist().inv_cdf(1 - confidence)
     rows_log = []
     layout = None
@@ -652,7 +649,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))
         shares = known / known.sum() if known.sum() > 0 else known
-        return hand_down(branch, rows, weights, shares, smallest=1e-6), shares
+        return hand_down(branch, rows, weights, shares, smallest=WEKA_SMALL), shares
 
     def redistribute(node, rows, weights) -> None:
         """The subtree's statistics from ``rows`` (after a branch was raised into its place);
@@ -679,7 +676,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         one's less 1e-6 (``Utils.grOrEq``), so of branches tied in weight the last is raised."""
         largest, most = 0, 0.0
         for b, child in enumerate(node.children):
-            if most - child.weighted_n_samples < 1e-6:
+            if most - child.weighted_n_samples < WEKA_SMALL:
                 largest, most = b, child.weighted_n_samples
         as_branch = np.inf if rows is None else branch_estimate(node.children[largest], rows,
                                                                  weights)
@@ -687,12 +684,13 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         as_leaf, as_tree = leaf_estimate(node.value), sum(below)
         entry = {"node": number.get(id(node)), "test": node.feature, "as a leaf": as_leaf,
                  "as a tree": as_tree, "largest branch": as_branch}
-        if as_leaf <= as_tree + 0.1 + 1e-6 and as_leaf <= as_branch + 0.1 + 1e-6:
+        slack = J48_PRUNE_SLACK + WEKA_SMALL
+        if as_leaf <= as_tree + slack and as_leaf <= as_branch + slack:
             rows_log.append({**entry, "decision": "leaf"})
             make_leaf(node, "error_based", layout)
             estimates[id(node)] = [as_leaf]
             return False
-        if as_branch <= as_tree + 0.1 + 1e-6:
+        if as_branch <= as_tree + slack:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
             raise_branch(node, node.children[largest], layout)
             redistribute(node, rows, weights)
@@ -809,19 +807,16 @@ ORDERS = ("top_down", "bottom_up")
 def _pessimistic(root: Node, z: float, order: str) -> pd.DataFrame:
     """Pessimistic error pruning of the tree below ``root``, in place (see
     :func:`prune_pessimistic`); returns the log."""
-    number = {id(node): i for i, node in enumerate(root.walk())}
+    number = root.numbers()
     rows = []
-
-    def errors(node) -> float:
-        return node.weighted_n_samples - float(node.value.max())
 
     def judge(node) -> None:
         leaves = node.leaves()
-        charged = sum(errors(leaf) for leaf in leaves) + len(leaves) / 2
+        charged = sum(leaf.training_errors for leaf in leaves) + len(leaves) / 2
         n = node.weighted_n_samples
         se = math.sqrt(max(charged * (n - charged), 0.0) / n) if n > 0 else 0.0
-        as_leaf = errors(node) + 0.5
-        prune = as_leaf <= charged + z * se + 1e-12
+        as_leaf = node.training_errors + 0.5
+        prune = as_leaf <= charged + z * se + PESSIMISTIC_ATOL
         rows.append({"node": number[id(node)], "test": node.feature, "e(t) + 1/2": as_leaf,
                      "E(T_t)": charged, "SE": se, "E + z SE": charged + z * se,
                      "decision": "leaf" if prune else "keep"})
@@ -914,7 +909,7 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
             target, output = y[test].astype(float), a.values[:, 0]
         fold_risk, fold_square = compiled(_pruned_errors)(
             end, parent, cut_at, alphas[order],
-            ROUND_OFF * path.impurities[-1], output, target, w[test], classify)
+            ALPHA_ROUND_OFF * path.impurities[-1], output, target, w[test], classify)
         risk[order] += fold_risk
         square[order] += fold_square
     return risk, square

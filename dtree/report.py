@@ -14,7 +14,8 @@ from sklearn.utils import check_random_state
 
 from ._validation import check_integer, check_sample_weight
 from .export import decision_loss, fitted_tree, predicted_class
-from .pruning import ROUND_OFF, cost_complexity_path, cross_validated_errors, resubstitution_cost
+from .pruning import cost_complexity_path, cross_validated_errors, resubstitution_cost
+from .tolerances import ALPHA_ROUND_OFF, TIE_ATOL, TIE_RTOL
 from .tree import Node
 
 __all__ = ["rpart_nodes", "rpart_text", "cp_table"]
@@ -223,7 +224,7 @@ def cp_table(model, X, y, sample_weight=None, folds=10, random_state=None) -> pd
     root_risk = risks[0]
     if root_risk <= 0:
         raise ValueError("cp_table: the root makes no error, there is nothing to prune")
-    tolerance = ROUND_OFF * root_risk  # alphas this close count as equal, and as 0 near 0
+    tolerance = ALPHA_ROUND_OFF * root_risk  # alphas this close count as equal, and as 0 near 0
     alphas = np.where(alphas < tolerance, 0.0, alphas)
     keep = np.append(True, np.diff(alphas) < -tolerance)  # first of equal alphas: the smaller
     alphas, risks, leaves = alphas[keep], risks[keep], leaves[keep]
@@ -253,8 +254,8 @@ def _check_training_rows(model, root: Node, y: np.ndarray, w: np.ndarray) -> Non
     else:
         what, shares = "mean", root.prediction  # its median: not checked
     if (int((w > 0).sum()) != root.n_samples
-            or not np.isclose(total, root.weighted_n_samples, rtol=1e-9)
-            or not np.allclose(shares, root.prediction, rtol=1e-9, atol=1e-12)):
+            or not np.isclose(total, root.weighted_n_samples, rtol=TIE_RTOL)
+            or not np.allclose(shares, root.prediction, rtol=TIE_RTOL, atol=TIE_ATOL)):
         raise ValueError(
             f"cp_table: X, y and sample_weight must be the rows the model was fitted on "
             f"({root.n_samples} rows of weight {root.weighted_n_samples:g}); these are "

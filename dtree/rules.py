@@ -68,7 +68,7 @@ def tree_rules(model) -> list[Rule]:
     """
     root = fitted_tree(model)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
-    ids = {id(node): i for i, node in enumerate(root.walk())}
+    ids = root.numbers()
     rules = []
     for node, path in leaf_paths(root):
         if classes is None:

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from .tree import Layout, Node, reach
+from .tree import Layout, Node, numbering, reach
 
 __all__ = ["Tree", "TreeArrays", "shap_tree"]
 
@@ -56,7 +56,7 @@ def binary_arrays(root: Node) -> TreeArrays:
                               or node.missing_branch is not None):
             raise ValueError(f"the split on {node.feature!r} is not a threshold split; "
                              "scikit-learn's layout has only those")
-    ids = {id(node): i for i, node in enumerate(nodes)}
+    ids = numbering(nodes)
 
     def column(values, dtype) -> np.ndarray:
         return np.array(list(values), dtype=dtype)
@@ -84,7 +84,7 @@ def leaf_ids(root: Node, matrix: np.ndarray, predict_missing: str) -> np.ndarray
     its leaf; for a row that a missing value sends down several branches, the leaf holding
     the largest share of it (the first on a tie); for a row that stays at an internal node
     (CART: no surrogate places it, the children hold as many rows), that node."""
-    ids = {id(node): i for i, node in enumerate(root.walk())}
+    ids = root.numbers()
     end, largest = np.full(len(matrix), -1), np.zeros(len(matrix))
     for node, rows, shares, ended in reach(root, matrix.T, predict_missing):
         rows, shares = rows[ended], shares[ended]
@@ -97,7 +97,7 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
     """A sparse indicator matrix (CSR), one row per row of ``matrix`` and one column per node
     (ids as :func:`leaf_ids`): 1 where the row reaches the node, by any share."""
     from scipy.sparse import csr_matrix
-    ids = {id(node): i for i, node in enumerate(root.walk())}
+    ids = root.numbers()
     paths = [(ids[id(node)], rows) for node, rows, _, _ in reach(root, matrix.T, predict_missing)]
     rows = np.concatenate([reached for _, reached in paths])
     columns = np.concatenate([np.full(len(reached), i) for i, reached in paths])

@@ -49,6 +49,7 @@ import numpy as np
 
 from .jit import compiled, kernel
 from .kernels import branch_of, midpoint
+from .tolerances import RPART_MIN_ADJUSTED_AGREEMENT
 
 if TYPE_CHECKING:
     from .splits import TrainingSet
@@ -56,8 +57,6 @@ if TYPE_CHECKING:
 __all__ = ["Surrogate", "find_surrogates", "majority_side", "surrogate_sides"]
 
 LEFT, RIGHT, UNDECIDED = 0, 1, -1
-#: rpart keeps a surrogate only if its adjusted agreement exceeds this (``surrogate.c``)
-MIN_ADJUSTED_AGREEMENT = 1e-10
 STYLES = (0, 1)
 #: a surrogate needs two counted rows each way (agreeing and disagreeing ones, if categorical):
 #: at a node of fewer rows there is none, and the grower does not search
@@ -270,7 +269,7 @@ def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary
         agreement[j] = agree / total
         share = majority / total
         adjusted[j] = (agreement[j] - share) / (1.0 - share)
-    kept = np.flatnonzero(adjusted > MIN_ADJUSTED_AGREEMENT)
+    kept = np.flatnonzero(adjusted > RPART_MIN_ADJUSTED_AGREEMENT)
     ranked = kept[np.argsort(-agreement[kept], kind="mergesort")][:max_surrogates]
     return np.array([t_left, t_right]), ranked, agreement, adjusted, threshold, reverse, codes
 

@@ -6,7 +6,7 @@ import itertools
 import math
 import operator
 from dataclasses import dataclass, field
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -14,20 +14,17 @@ import numpy as np
 from . import kernels
 from .jit import compiled, kernel
 from .surrogates import Surrogate, surrogate_sides
+from .tolerances import TIE_ATOL, TIE_RTOL
 
 __all__ = ["Node", "Layout", "Arrays", "PREDICT_MISSING", "predict_values", "branches",
            "value_branches", "hand_down", "reach", "ties", "level_ties", "most_probable",
-           "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY", "TIE_RTOL",
-           "TIE_ATOL"]
+           "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 #: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
 #: the row stays at the node
 SPREAD, STAY = -1, -2
-#: how far below a reference value another still ties with it (:func:`ties`): relative to the
-#: reference, and absolute near 0
-TIE_RTOL, TIE_ATOL = 1e-9, 1e-12
 
 
 @dataclass(eq=False, repr=False, slots=True)
@@ -146,6 +143,17 @@ class Node:
             yield node
             stack.extend(reversed(node.children))
 
+    @property
+    def training_errors(self) -> float:
+        """The training weight the node misclassifies as a leaf of its majority class,
+        W_t - max_k W_t,k (a classifier's node; Quinlan 1987, Breiman et al. 1984 sec. 3.1)."""
+        return self.weighted_n_samples - float(self.value.max())
+
+    def numbers(self) -> dict[int, int]:
+        """Each node's number, keyed by ``id(node)``: its place in :meth:`walk`'s pre-order,
+        0 for this node. The numbers ``apply`` returns and every export and log prints."""
+        return numbering(self.walk())
+
     def leaves(self) -> list[Node]:
         return [node for node in self.walk() if node.is_leaf]
 
@@ -175,6 +183,11 @@ class Node:
         """Pickle (and deep-copy) the subtree as columns over its nodes (``_columns``), so
         neither its depth nor its number of nodes makes Python objects in the pickle."""
         return _rebuild, (_columns(self),)
+
+
+def numbering(nodes: Iterable[Node]) -> dict[int, int]:
+    """``{id(node): i}`` for the i-th of ``nodes`` (:meth:`Node.numbers` for a walk)."""
+    return {id(node): i for i, node in enumerate(nodes)}
 
 
 def _named(names: tuple[str, ...], values: np.ndarray | None) -> dict[str, float]:
@@ -658,7 +671,7 @@ def copy_tree(root: Node) -> Node:
     (:class:`Layout`): its edits leave the original's layouts valid."""
     nodes = list(root.walk())
     copies = [Node.__new__(Node) for _ in nodes]
-    index = {id(node): i for i, node in enumerate(nodes)}
+    index = numbering(nodes)
     for node, twin in zip(nodes, copies):
         for name in Node.__slots__:
             setattr(twin, name, getattr(node, name))
@@ -778,7 +791,7 @@ class Layout:
             for node in nodes:
                 node._version = self.version
             if numbered:
-                self.number = {id(node): i for i, node in enumerate(nodes)}
+                self.number = numbering(nodes)
 
     def describes(self, root: Node) -> bool:
         """Whether this is ``root``'s layout as the tree now stands: laid out from it, and the
