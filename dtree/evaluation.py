@@ -9,6 +9,7 @@ import numpy as np
 __all__ = ["corrected_t_test"]
 
 
+# quoted in chapter 11
 def corrected_t_test(a: Sequence[float], b: Sequence[float],
                      test_share: float) -> tuple[float, float]:
     """Nadeau and Bengio's (2003) corrected resampled t-test of paired scores.

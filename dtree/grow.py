@@ -626,6 +626,7 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
     return node
 
 
+# quoted in chapter 2
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules, stopping,
                    priority: list[int], draw: np.random.RandomState | None
                    ) -> tuple[Split, float] | None:

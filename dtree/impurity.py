@@ -36,6 +36,7 @@ def _proportions(counts: np.ndarray) -> np.ndarray:
     return np.where(total > 0, counts / np.where(total > 0, total, 1), 0.0)
 
 
+# quoted in chapter 3
 def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
     """Ent(D) = -sum_k p_k log2 p_k, with 0 log 0 = 0.
 
@@ -47,6 +48,7 @@ def entropy_of_counts(counts: np.ndarray) -> np.ndarray:
     return terms.sum(axis=-1)
 
 
+# quoted in chapter 3
 def gini_of_counts(counts: np.ndarray) -> np.ndarray:
     """Gini(D) = 1 - sum_k p_k^2; 0 for no weight.
 

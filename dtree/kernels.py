@@ -183,6 +183,7 @@ def running_deviations(values, weights):
     return out
 
 
+# quoted in chapter 7
 @kernel
 def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w):
     """:func:`cut_decreases` for the absolute error, whose W I(D) is
@@ -466,6 +467,7 @@ def multiway(table, sizes, n_codes, n_classes, impurity, min_leaf, n_extra,
     return after, n_branches, allowed
 
 
+# quoted in chapter 5
 @kernel
 def cut_decreases(column, y, n_classes, impurity, rows, w, order, n_known, known,
                   before, decrease, left_w):
@@ -524,6 +526,7 @@ def _cut_information(left_w, known_w, W, branch_weights):
 
 
 # --------------------------------------------------------------------------- missing values
+# quoted in chapter 6
 @kernel(inline=True)
 def gain_divisor(column, rows, w, W, discount):
     """What a split's decrease W~ I(D~) - sum_v W~_v I(D~_v) among the rows with a known
@@ -539,6 +542,7 @@ def gain_divisor(column, rows, w, W, discount):
     return known_w if known_w > 0 else 1.0  # no known value: no split to score
 
 
+# quoted in chapter 6
 @kernel
 def missing_branch_before(total, missing, impurity):
     """The rows with a missing value as a branch of their own: the gain is (W I(D) -
@@ -548,6 +552,7 @@ def missing_branch_before(total, missing, impurity):
 
 
 # ------------------------------------------------------------------------------ J48
+# quoted in chapter 5
 @kernel
 def j48_best_cut(column, rows, order, n_known, decrease, left_w, known_w, W, n_classes,
                  min_leaf):

@@ -55,6 +55,7 @@ class Claim:
     def numeric(self) -> bool:
         return isinstance(self.stated, Real) and not isinstance(self.stated, bool)
 
+    # quoted in chapter 1
     @property
     def precision(self) -> int:
         """Decimals the source states: ``decimals`` if given, else read off the
@@ -64,6 +65,7 @@ class Claim:
         exponent = Decimal(repr(float(self.stated))).normalize().as_tuple().exponent
         return max(0, -exponent)
 
+    # quoted in chapter 1
     @property
     def agrees(self) -> bool:
         if not self.numeric:
