@@ -34,8 +34,8 @@ from ._validation import (FLAG, AtFit, Feature, Features, Integer, Interval, One
                           encode_columns, encode_labels, fit_features, refuse_sparse,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
-from .pruning import (PRUNERS, PruningPath, _error_based, _pessimistic, _prune_on_validation,
-                      _prune_to_alpha, _reduced_error, weakest_links)
+from .pruning import (AT_FIT, PRUNERS, Grown, PruningPath, _prune_on_validation,
+                      _prune_to_alpha, refuse_second_pruning, weakest_links)
 from .report import cp_table
 from .sktree import Tree, impurity_decreases, leaf_ids, node_indicator
 from .tree import PREDICT_MISSING, Layout, Node, level_ties, most_probable
@@ -179,8 +179,7 @@ class _Tree(BaseEstimator):
         log = self._post_prune(tree, classes, *training)
         if validation_data is not None:
             if log is not None:
-                raise ValueError(f"validation_data pre-prunes the tree: pruning="
-                                 f"{self.pruning!r} would prune it again; choose one")
+                refuse_second_pruning("validation_data", f"pruning={self.pruning!r}")
             log = self._prune_on_validation(tree, features, classes, validation_data)
         # only now replace the fitted attributes; validate_data(reset=True) sets n_features_in_
         # and feature_names_in_ (it can fail, on column names of mixed types, before setting any)
@@ -399,13 +398,13 @@ class _TreeClassifier(ClassifierMixin, _Tree):
             return w
         return check_sample_weight(w * compute_sample_weight(self.class_weight, y), len(w))
 
-    def _prune_on_holdout(self, tree: Node, classes: np.ndarray, matrix: np.ndarray,
-                          targets: np.ndarray, holdout: np.ndarray) -> pd.DataFrame:
-        """``pruning="validation"``: pre-prune the grown tree in place on the training rows
-        held out of growing (``_holdout``); returns the log."""
-        return _prune_on_validation(tree, matrix[holdout], targets[holdout].astype(np.int64),
-                                    len(classes), self.predict_missing,
-                                    self._decision_loss(len(classes)))
+    def _prune_as_named(self, tree: Node, classes: np.ndarray, matrix: np.ndarray,
+                        targets: np.ndarray, w: np.ndarray, holdout: np.ndarray | None
+                        ) -> pd.DataFrame:
+        """Prune the grown tree in place with the pruner ``pruning`` names
+        (:data:`dtree.pruning.AT_FIT`); returns the log."""
+        return AT_FIT[self.pruning](tree, Grown(self, len(classes), matrix,
+                                                targets.astype(np.int64), w, holdout))
 
     def _prune_on_validation(self, tree: Node, features: list[Feature], classes: np.ndarray,
                              validation_data) -> pd.DataFrame:
@@ -495,18 +494,9 @@ class _Pruned(_TreeClassifier):
 
     def _post_prune(self, tree: Node, classes, matrix: np.ndarray, targets: np.ndarray,
                     w: np.ndarray, holdout: np.ndarray | None) -> pd.DataFrame | None:
-        codes = targets.astype(np.int64)
-        if self.pruning == "error_based":
-            training = (matrix.T, codes, w) if self.subtree_raising else None
-            return _error_based(tree, training, len(classes), self.confidence, "distribute")
-        if self.pruning == "pessimistic":
-            return _pessimistic(tree, self.z, "top_down")
-        if self.pruning == "reduced_error":
-            return _reduced_error(tree, matrix[holdout], codes[holdout], len(classes),
-                                  self.predict_missing, self.prune_on_tie)
-        if self.pruning == "validation":
-            return self._prune_on_holdout(tree, classes, matrix, targets, holdout)
-        return None
+        if self.pruning is None:
+            return None
+        return self._prune_as_named(tree, classes, matrix, targets, w, holdout)
 
 
 class ID3Classifier(_Pruned):
@@ -960,8 +950,7 @@ class _CART(_Tree):
             return self
         rule = check_params(self, self._parameters).ccp_alpha
         if validation_data is not None or getattr(self, "pruning", None) is not None:
-            raise ValueError(f"validation pre-prunes the tree: ccp_alpha={rule!r} would prune "
-                             "it again; choose one")
+            refuse_second_pruning("validation", f"ccp_alpha={rule!r}")
         if getattr(self, "priors", None) is not None or getattr(self, "loss", None) is not None:
             raise ValueError(f"ccp_alpha={rule!r} cross-validates the misclassification rate; "
                              "with priors or a loss use cost-complexity pruning by the risk: "
@@ -1272,9 +1261,8 @@ class CARTClassifier(_CART, _TreeClassifier):
         if self.pruning != "validation":
             return super()._post_prune(tree)
         if self.ccp_alpha > 0:
-            raise ValueError(f"pruning='validation' pre-prunes the tree: ccp_alpha="
-                             f"{self.ccp_alpha} would prune it again; choose one")
-        return self._prune_on_holdout(tree, classes, matrix, targets, holdout)
+            refuse_second_pruning("pruning='validation'", f"ccp_alpha={self.ccp_alpha}")
+        return self._prune_as_named(tree, classes, matrix, targets, w, holdout)
 
     def _decision_loss(self, n_classes: int) -> np.ndarray | None:
         """With priors or a loss, the loss matrix (``loss_`` once fitted), else None."""

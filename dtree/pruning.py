@@ -44,7 +44,8 @@ __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_step
            "prune_pessimistic", "weakest_links", "resubstitution_cost", "cross_validated_errors",
            "PRUNERS"]
 
-#: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
+#: the pruners an estimator's ``pruning`` parameter can name (None: no pruning); what each does
+#: at the end of ``fit`` is in :data:`AT_FIT`
 PRUNERS = ("error_based", "pessimistic", "reduced_error", "validation")
 
 #: the node costs R(t) the path can use
@@ -1025,3 +1026,44 @@ def _pruned_errors(end, parent, cut_at, alphas, round_off, output, target, w, cl
                 square[k] += w[i] * e * e
                 k += 1
     return risk, square
+
+
+
+@dataclass(frozen=True)
+class Grown:
+    """What ``fit`` hands a pruner besides the tree: the model (its parameters), the number of
+    classes and the encoded training rows (``matrix``, class codes ``codes``, weights ``w``),
+    ``holdout`` marking the rows held out of growing (or None)."""
+    model: object
+    n_classes: int
+    matrix: np.ndarray
+    codes: np.ndarray
+    w: np.ndarray
+    holdout: np.ndarray | None
+
+    def held_out(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.matrix[self.holdout], self.codes[self.holdout]
+
+
+def _at_fit_error_based(tree: Node, fit: Grown) -> pd.DataFrame:
+    training = (fit.matrix.T, fit.codes, fit.w) if fit.model.subtree_raising else None
+    return _error_based(tree, training, fit.n_classes, fit.model.confidence, "distribute")
+
+
+#: ``pruning=`` name -> how ``fit`` prunes the grown tree in place with it; returns the log.
+#: A new pruner is a function here and a name in :data:`PRUNERS`.
+AT_FIT = {
+    "error_based": _at_fit_error_based,
+    "pessimistic": lambda tree, fit: _pessimistic(tree, fit.model.z, "top_down"),
+    "reduced_error": lambda tree, fit: _reduced_error(
+        tree, *fit.held_out(), fit.n_classes, fit.model.predict_missing,
+        fit.model.prune_on_tie),
+    "validation": lambda tree, fit: _prune_on_validation(
+        tree, *fit.held_out(), fit.n_classes, fit.model.predict_missing,
+        fit.model._decision_loss(fit.n_classes)),
+}
+
+
+def refuse_second_pruning(first: str, second: str) -> None:
+    """One tree, one pruning: ``first`` already prunes it, so ``second`` may not."""
+    raise ValueError(f"{first} pre-prunes the tree: {second} would prune it again; choose one")
