@@ -300,8 +300,9 @@ def test() -> int:
     env = {"DTREE_BOOK_OUTPUT": str(ROOT), **os.environ, "MPLBACKEND": "Agg"}
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "junit.xml"
-        tests = precompile() or run(PYTHON, "-m", "pytest", "--nbval", "--nbval-current-env",
-                    "--nbval-cell-timeout=600", f"--junitxml={report}", "tests", "book", env=env)
+        tests = precompile() or run(PYTHON, "-m", "pytest", *_workers(), "--nbval",
+                                    "--nbval-current-env", "--nbval-cell-timeout=600",
+                                    f"--junitxml={report}", "tests", "book", env=env)
         counts = _counts(report)
     index = Path(env["DTREE_BOOK_OUTPUT"]) / "_build" / "html" / "index.html"
     if index.exists():
@@ -309,6 +310,15 @@ def test() -> int:
     print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
           + ("; ruff check failed" if lint else ""))
     return 1 if lint or tests or counts["failed"] or not counts["passed"] else 0
+
+
+def _workers() -> list[str]:
+    """pytest-xdist's options: a worker per core, at most 4 (each may run a chapter's kernel and
+    the page test's Chromium). ``--dist loadscope`` keeps a chapter's cells, and a test module's
+    tests (the page test's one book build), in one worker and in order."""
+    cores = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                else os.cpu_count() or 1)
+    return ["-n", str(cores), "--dist", "loadscope"] if cores > 1 else []
 
 
 def _counts(junit_report: Path) -> dict[str, int]:
