@@ -62,9 +62,12 @@ STOP_REASONS = {
 #: of its nodes (up to twice as many as rows).
 SUBTREE_ROWS = 2048
 SUBTREE_ENTRIES = 2**18
-#: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split)
+#: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split), and the names
+#: by which it writes each code: the reason's own, in capitals
 SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
                    "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease")
+(PURE, MAX_DEPTH, MIN_SAMPLES_SPLIT, PURITY_THRESHOLD, NO_ATTRIBUTES, NO_SPLIT, MIN_SAMPLES_LEAF,
+ MIN_IMPURITY_DECREASE) = range(1, len(SUBTREE_REASONS))
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
 #: a tree whose root's sorted rows have at most this many entries (4 MiB) never sorts again
@@ -371,8 +374,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         values, predictions, n_samples[1:].tolist(), weight[1:].tolist(),
         impurity[1:].tolist(), depth[1:].tolist())]
     split = np.flatnonzero(reason == 0)
-    scored = np.flatnonzero((reason == 0) | (reason == SUBTREE_REASONS.index(
-        "min_impurity_decrease")))  # every candidate's score kept, as _stop_or_split
+    # every candidate's score kept, as _stop_or_split keeps it
+    scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
     for k, row, tied_here in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
         if rules.criterion == "gain_ratio":  # the scores and, where they differ, the gains
             features = np.flatnonzero(~np.isnan(row)).tolist()
@@ -464,15 +467,15 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     while len(stack) > 0:
         k, r, wk, ok, is_pure = stack.pop()
         if is_pure:
-            reason[k] = 1
+            reason[k] = PURE
         elif max_depth >= 0 and node_depth[k] >= max_depth:
-            reason[k] = 2
+            reason[k] = MAX_DEPTH
         elif len(r) < min_samples_split:
-            reason[k] = 3
+            reason[k] = MIN_SAMPLES_SPLIT
         elif n_classes > 0 and top[k] >= purity_threshold:
-            reason[k] = 4
+            reason[k] = PURITY_THRESHOLD
         elif len(attrs) == 0:
-            reason[k] = 5
+            reason[k] = NO_ATTRIBUTES
         if reason[k] > 0:
             continue
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
@@ -489,7 +492,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             elif n_branches[a] >= 2:
                 blocked = True
         if n_candidates == 0:
-            reason[k] = 7 if blocked else 6
+            reason[k] = MIN_SAMPLES_LEAF if blocked else NO_SPLIT
             continue
         average, best = gain_sum / n_candidates, -np.inf
         for a in range(len(attrs)):
@@ -507,7 +510,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         if weighted_decrease:
             decrease *= weight[k] / total_weight
         if not ties(decrease, min_impurity_decrease):
-            reason[k] = 8
+            reason[k] = MIN_IMPURITY_DECREASE
             continue
         j = attrs[chosen]
         feature[k], threshold[k] = j, at[chosen]

@@ -326,6 +326,18 @@ def _categorical(column, y, n_classes, impurity, rows, w, n_codes, table, sizes,
 
 
 @kernel
+def known_first(column, y, n_classes, rows, w, order, missing):
+    """The number of rows whose value of ``column`` is known. ``order`` sorts the node's
+    ``rows`` by the column with the missing values (NaN) last; their statistics are added
+    to ``missing``, the last row first."""
+    n_known = len(order)
+    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
+        n_known -= 1
+        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    return n_known
+
+
+@kernel
 def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, min_leaf,
              by_ratio, j48, missing_branch, spread_missing, decrease, left_w, min_weight=0.0):
     """A numeric attribute's best cut: every cut scored (:func:`cut_decreases`, or
@@ -338,10 +350,7 @@ def _numeric(column, y, n_classes, impurity, rows, w, order, total, W, divisor, 
     branches with weight (2 if the known values differ, else 1; -1 if J48's cuts gain
     nothing after its penalty) and whether some cut is allowed."""
     missing = np.zeros(len(total))
-    n_known = len(order)  # the rows whose value is missing come last
-    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
-        n_known -= 1
-        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    n_known = known_first(column, y, n_classes, rows, w, order, missing)
     known = total - missing
     known_w = weight_of(known, n_classes)
     n_missing = len(order) - n_known
@@ -383,11 +392,8 @@ def learned_cut(column, y, n_classes, impurity, rows, w, order, total, W, min_le
     known value, or whose known values are all equal and none missing, does not split.
     Returns gain (decrease / W), threshold, branches with weight (2 or 1), whether a cut is
     allowed and whether the missing rows go left."""
-    n_known = len(order)  # the rows whose value is missing come last
     missing = np.zeros(len(total))
-    while n_known > 0 and math.isnan(column[rows[order[n_known - 1]]]):
-        n_known -= 1
-        add_row(missing, y[rows[order[n_known]]], w[order[n_known]], n_classes)
+    n_known = known_first(column, y, n_classes, rows, w, order, missing)
     n_missing = len(order) - n_known
     if n_known == 0 or (n_missing == 0 and column[rows[order[0]]] ==
                         column[rows[order[n_known - 1]]]):
