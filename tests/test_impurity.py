@@ -10,6 +10,8 @@ from math import log2
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from handcalc import WM20_COUNTS, G, H, after, gain, split_info
 
 import dtree
@@ -339,3 +341,44 @@ def test_gini_index_weighted_and_missing():
     # missing rows are left out; a: (y 2, n 1), b: (n 1)
     x, y, w = ["a", "a", "b", None], ["y", "n", "n", "y"], [2, 1, 1, 5]
     assert gini_index(x, y, sample_weight=w) == pytest.approx(3 / 4 * G(2, 1), abs=TOL)
+
+
+# ---------------------------------------------- the impurity readers call is the one that grows
+# Chapter 3 quotes entropy_of_counts and gini_of_counts (the proportions' formula); the grower
+# scores splits with kernels.weighted_impurity (W times the impurity, from the weighted counts)
+# and kernels.split_information. Each pair must agree to dtree's tie rule, the tolerance within
+# which the grower counts two scores as equal (dtree.tolerances), on any counts.
+# (weights from 1e-3: below 1e-154 the grower's c * c / W underflows, and Gini of one class of
+# such a weight comes out 1)
+@given(st.lists(st.one_of(st.integers(0, 1000), st.floats(1e-3, 1e6)), min_size=1,
+                max_size=12))
+def test_the_quoted_impurities_are_the_growers(counts):
+    from dtree.kernels import ENTROPY, GINI, split_information as kernel_iv, weighted_impurity
+    from dtree.impurity import split_information
+    from dtree.tree import ties
+
+    counts = np.array(counts, dtype=float)
+    total = counts.sum()
+    for quoted, code in ((entropy_of_counts, ENTROPY), (gini_of_counts, GINI)):
+        grower = weighted_impurity(counts, code) / total if total > 0 else 0.0
+        ours = float(quoted(counts))
+        assert ties(ours, grower) and ties(grower, ours), (quoted.__name__, ours, grower)
+    *branches, missing = counts
+    iv = float(split_information(np.array(branches), missing)) if branches else None
+    if iv is not None:
+        grower = kernel_iv(np.array(branches), missing)
+        assert ties(iv, grower) and ties(grower, iv), (iv, grower)
+
+
+@given(st.lists(st.tuples(st.floats(0.01, 100), st.floats(-1e3, 1e3)), min_size=1,
+                max_size=20))
+def test_the_quoted_variance_is_the_growers(rows):
+    from dtree.impurity import squared_error_of_stats
+    from dtree.kernels import SQUARED_ERROR, weighted_impurity
+
+    w, y = np.array(rows).T
+    stats = np.array([w.sum(), (w * y).sum(), (w * y * y).sum()])
+    grower = weighted_impurity(stats, SQUARED_ERROR) / stats[0]
+    ours = float(squared_error_of_stats(stats))
+    scale = (w * y * y).sum() / stats[0]  # the variance is a difference of numbers this large
+    assert abs(ours - grower) <= 1e-12 + 1e-9 * scale, (ours, grower)
