@@ -61,7 +61,7 @@ def cache_directory() -> Path:
     """Where the compiled kernels are kept: ``dtree-<hash>`` in numba's ``NUMBA_CACHE_DIR`` if
     set, else in the user's cache directory (``~/.cache/dtree`` on Linux). The hash covers
     the source of every module of dtree that defines a kernel (a kernel reads its module's
-    globals, and a compiled caller holds its callees' code), of :mod:`dtree.tolerances` (whose
+    globals, and a compiled caller holds its callees' code), of ``dtree/tolerances.py`` (whose
     constants kernels read) and the versions of numba, numpy and Python."""
     import numba
     import numpy
