@@ -139,7 +139,7 @@ def _visible(root: Node, text: Callable[[Node, bool], str], max_depth: int | Non
     return boxes
 
 
-def _layout(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
+def _place(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
     """Place the boxes, in inches. Each subtree gets a band as wide as the larger of its own box
     (or edge label) and its children's bands side by side; a box is centred in its band, its
     children's bands are centred below it, so no two boxes or labels overlap. Returns the width
@@ -178,7 +178,7 @@ def _fitting_depth(root: Node, text: Callable[[Node, bool], str], fontsize: floa
     """The largest depth at which the drawing fits in ``room`` (width, height in inches; None:
     all of it; at least 1). A binary search: a deeper drawing is never smaller."""
     def fits(depth: int | None) -> bool:
-        width, height = _layout(_visible(root, text, depth), fontsize)
+        width, height = _place(_visible(root, text, depth), fontsize)
         return width <= room[0] and height <= room[1]
 
     if fits(None):
@@ -195,7 +195,7 @@ def _fitting_fontsize(root: Node, text: Callable[[Node, bool], str], fontsize: f
     """The largest font size, at most ``fontsize`` and at least ``MIN_FONTSIZE``, at which the
     whole tree fits in ``room`` (None if none does); a bisection to a tenth of a point."""
     def fits(size: float) -> bool:
-        width, height = _layout(_visible(root, text, None), size)
+        width, height = _place(_visible(root, text, None), size)
         return width <= room[0] and height <= room[1]
 
     if fits(fontsize):
@@ -312,7 +312,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
                     f"{folded}. Pass a larger ax or max_depth, or print the whole tree with "
                     "export_text or export_graphviz.", UserWarning, stacklevel=2)
     boxes = _visible(root, text, max_depth)
-    width, height = _layout(boxes, fontsize)
+    width, height = _place(boxes, fontsize)
     if ax is None:
         fig = plt.figure(figsize=(width, height), facecolor="white")
         ax = fig.add_axes((0, 0, 1, 1))

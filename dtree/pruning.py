@@ -63,7 +63,7 @@ class PruningPath:
     n_leaves: np.ndarray
 
 
-def _layout(root: Node, cost: str, costs: np.ndarray | None = None
+def _cost_arrays(root: Node, cost: str, costs: np.ndarray | None = None
             ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
     ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
@@ -125,7 +125,7 @@ def _links(n_children):
 
 @kernel
 def _weakest_link_cuts(parent, size, internal, cost, record):
-    """The weakest-link sequence on the arrays of :func:`_layout`: per step the node cut, its
+    """The weakest-link sequence on the arrays of :func:`_cost_arrays`: per step the node cut, its
     g(t), and R(T) and n(T) of the whole tree after the cut (first the full tree's, with no
     node). With ``record``, one row per step and internal node still standing: (step, node,
     R(T_t), n(T_t), g(t)); the first row is a placeholder."""
@@ -183,7 +183,7 @@ def weakest_links(root: Node, cost: str = "impurity", steps: list | None = None,
     node's pre-order number, R(t), R(T_t), n(T_t), g(t) and whether it is cut. ``costs`` (a
     classifier's ``costs_``, the cost of a unit of class j's weight at a node of class i) makes
     R(t) with ``cost="error"`` the node's least expected cost, min_i sum_j W_t,j costs[j, i]."""
-    nodes, parent, size, node_cost = _layout(root, cost, costs)
+    nodes, parent, size, node_cost = _cost_arrays(root, cost, costs)
     internal = np.array([bool(node.children) for node in nodes])
     scan = compiled(_weakest_link_cuts)
     cut, alphas, impurities, n_leaves, rows = scan(parent, size, internal, node_cost,
@@ -537,7 +537,7 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
     """The estimated errors of the branch below node ``top`` on the rows ``rows`` (columns of
     ``XT``, one row per feature; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
-    :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.Arrays`; a row takes the
+    :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.RoutingArrays`; a row takes the
     branch :func:`dtree.kernels.predict_rows` gives it (its value's, else the first
     surrogate's that places it), else the grower's detour ``fit_child``. A row
     placed on no branch stays at the node (``stop``: CART on a majority tie) or goes down

@@ -16,7 +16,7 @@ from .jit import compiled, kernel
 from .surrogates import Surrogate, surrogate_sides
 from .tolerances import TIE_ATOL, TIE_RTOL
 
-__all__ = ["Node", "Layout", "Arrays", "PREDICT_MISSING", "predict_values", "branches",
+__all__ = ["Node", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values", "branches",
            "value_branches", "hand_down", "reach", "ties", "level_ties", "most_probable",
            "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
@@ -747,7 +747,7 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
     return Layout(root).predict(X, predict_missing)
 
 
-class Arrays(NamedTuple):
+class RoutingArrays(NamedTuple):
     """A tree as arrays over its nodes (see :func:`_as_arrays`): what
     :func:`dtree.kernels.predict_rows` and error-based pruning read."""
 
@@ -768,7 +768,7 @@ class Arrays(NamedTuple):
 
 
 class Layout:
-    """A tree laid out as arrays (``Arrays``) for :func:`dtree.kernels.predict_rows`, made
+    """A tree laid out as arrays (``RoutingArrays``) for :func:`dtree.kernels.predict_rows`, made
     once and used for many predictions. It belongs to the tree ``root`` as it was when laid out
     (see :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the
     copied tree may then be changed in place; unpickling lays the unpickled tree out again.
@@ -825,8 +825,8 @@ ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_childr
                   "missing_child", "frequent_child", "fit_child", "surrogates")
 
 
-def _as_arrays(root: Node) -> tuple[list[Node], Arrays]:
-    """The tree as arrays over its nodes (``Arrays``), and the nodes in that order:
+def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
+    """The tree as arrays over its nodes (``RoutingArrays``), and the nodes in that order:
     numbered depth first with the children of a node consecutive (a node's children, then the
     first child's subtree, then the second's, ...), so that a row's way down, and the subtree a
     spread row visits, lie close together in memory. Per node: the tested feature (-1 for a
@@ -880,7 +880,7 @@ def _as_arrays(root: Node) -> tuple[list[Node], Arrays]:
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
     sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
     map_start = np.cumsum(sizes) - sizes
-    return nodes, Arrays(
+    return nodes, RoutingArrays(
         np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned: leaf
         first_child, map_start[own_at], np.array(threshold, dtype=float),
         np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
