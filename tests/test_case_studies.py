@@ -29,6 +29,15 @@ def test_a_fresh_run_gives_the_stored_fold_scores():
                                   stored.dropna(axis=1, how="all").reset_index(drop=True))
 
 
+def test_a_fresh_run_gives_the_stored_ensemble_scores():
+    # chapter 13's five methods on the first two folds
+    fresh = _as_stored(case_studies.ensemble_scores(n_folds=2))
+    stored = case_studies.stored("ensembles")
+    stored = stored[(stored["repeat"] == 0) & (stored["fold"] < 2)]
+    assert len(fresh) == 2 * 5
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stored.reset_index(drop=True))
+
+
 def test_every_data_set_and_method_is_stored_for_every_fold():
     stored = case_studies.stored("folds")
     counts = stored.groupby(["data", "method"]).size()
