@@ -29,8 +29,8 @@ _HOMES = {
     "Node": "tree",
 }
 _MODULES = ("datasets", "estimators", "evaluation", "export", "grow", "impurity", "jit",
-            "kernels", "plot", "probability", "pruning", "report", "rules", "splits",
-            "surrogates", "tree", "verify")
+            "kernels", "plot", "probability", "pruning", "report", "rules", "selection",
+            "splits", "surrogates", "tree", "verify")
 
 __all__ = [
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node",
