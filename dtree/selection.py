@@ -95,7 +95,8 @@ def two_step_choice(X: pd.DataFrame, y, sample_weight=None, alpha: float = 0.05
     rows = [independence_test(X[name], y, sample_weight) for name in X.columns]
     tests = pd.DataFrame(rows, index=list(map(str, X.columns)),
                          columns=["statistic", "p", "df"])
-    tests["adjusted p"] = -np.expm1(len(tests) * np.log1p(-tests["p"].clip(upper=1.0)))
+    with np.errstate(divide="ignore"):  # p = 1: log(0), and the adjusted p is 1
+        tests["adjusted p"] = -np.expm1(len(tests) * np.log1p(-tests["p"].clip(upper=1.0)))
     best = str(tests["p"].idxmin())  # pandas takes the first of equal p-values
     stops = bool(tests.loc[best, "adjusted p"] >= alpha)
     return TwoStepChoice(tests, None if stops else best, stops)

@@ -116,9 +116,9 @@ def test_weather_rules_simplified_by_hand():
     """Quinlan's weather data, ID3's tree (outlook, then humidity or windy). The rule "outlook =
     sunny and humidity = normal -> yes" covers 2 rows, no error: U(0, 2) = 1 - 0.25^(1/2) =
     0.5. Without "outlook = sunny" it covers the 7 rows of normal humidity, 1 of them "no":
-    U(1, 7) = 0.384 <= 0.5, so the condition goes; without "humidity = normal" the 5 sunny
+    U(1, 7) = 0.335 <= 0.5, so the condition goes; without "humidity = normal" the 5 sunny
     rows, 3 "no": U(3, 5) = 0.817. Then dropping the last condition leaves all 14 rows, 5 "no":
-    U(5, 14) = 0.48 > 0.384, so it stays. The other four rules keep both conditions."""
+    U(5, 14) = 0.483 > 0.335, so it stays. The other four rules keep both conditions."""
     assert upper_rate(2, 0) == pytest.approx(0.5)
     assert upper_rate(7, 1) < 0.5 < upper_rate(5, 3)
     assert upper_rate(14, 5) > upper_rate(7, 1)
