@@ -568,14 +568,10 @@ class ID3Classifier(_Pruned):
         a stray space reads so); "error" refuses it (ValueError). A column of numbers where
         fit saw strings, or the other way round, is always refused (TypeError).
     probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
-        How ``predict_proba`` estimates a leaf's class probabilities from its class weights
-        n_k (N their sum, K classes; :func:`dtree.probability.class_probabilities`): n_k / N,
-        (n_k + 1) / (N + K), or (n_k + m b_k) / (N + m), b_k the classes' shares at the root.
-        ``predict`` is the argmax of these numbers, so the m-estimate, which pulls a small leaf
-        towards the frequent classes, can change a leaf's class (the printouts name the class
-        of the frequencies). It may be changed after fit.
+        The estimate of ``predict_proba`` (and so of ``predict``), as in
+        :class:`C45Classifier`.
     m : float >= 0, default=2.0
-        The m-estimate's weight of the base rates (``probability="m-estimate"``).
+        The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes
     ----------
@@ -1199,14 +1195,10 @@ class CARTClassifier(_CART, _TreeClassifier):
         a stray space reads so); "error" refuses it (ValueError). A column of numbers where
         fit saw strings, or the other way round, is always refused (TypeError).
     probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
-        How ``predict_proba`` estimates a leaf's class probabilities from its class weights
-        n_k (N their sum, K classes; :func:`dtree.probability.class_probabilities`): n_k / N,
-        (n_k + 1) / (N + K), or (n_k + m b_k) / (N + m), b_k the classes' shares at the root.
-        ``predict`` is the argmax of these numbers, so the m-estimate, which pulls a small leaf
-        towards the frequent classes, can change a leaf's class (the printouts name the class
-        of the frequencies). It may be changed after fit.
+        The estimate of ``predict_proba`` (and so of ``predict``), as in
+        :class:`C45Classifier`.
     m : float >= 0, default=2.0
-        The m-estimate's weight of the base rates (``probability="m-estimate"``).
+        The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes
     ----------
