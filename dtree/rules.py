@@ -187,7 +187,7 @@ def _simplified(model, X, y, sample_weight, confidence: float):
     rules, seen = [], set()
     for leaf, path in leaf_paths(root):
         k = int(most_probable(leaf.prediction, loss))
-        passes = np.array([_holds(test, XT) for test in path]).reshape(len(path), -1)
+        passes = np.array([_holds(test, XT) for test in path]).reshape(len(path), len(codes))
         kept = [path[i] for i in _generalized(list(path), passes, codes == k, w, confidence)]
         text = _conditions(tuple(kept))
         if not kept or (text, k) in seen:  # C4.5rules leaves a rule without tests to the default
@@ -280,12 +280,7 @@ class RuleListClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on (X, y) and read the rule list off it; see the class."""
         confidence = self._parameters["confidence"](self.confidence, "confidence")
-        if self.estimator is None:
-            from .estimators import C45Classifier  # estimators imports nothing from here
-            tree = C45Classifier.j48(pruning=None)
-        else:
-            tree = clone(self.estimator)
-        tree.fit(X, y, sample_weight=sample_weight)
+        tree = self._tree().fit(X, y, sample_weight=sample_weight)
         rules, XT, codes, w = _simplified(tree, X, y, sample_weight, confidence)
         passes = np.array([np.all([_holds(t, XT) for t in tests], axis=0) for _, tests in rules]
                           ).reshape(len(rules), XT.shape[1])
@@ -308,6 +303,18 @@ class RuleListClassifier(ClassifierMixin, BaseEstimator):
         self._tests = [rules[i][1] for i in order]
         self.default_class_ = self.classes_[default]
         return self
+
+    def _tree(self):
+        """A new, unfitted copy of the tree to read."""
+        if self.estimator is None:
+            from .estimators import C45Classifier  # estimators imports nothing from here
+            return C45Classifier.j48(pruning=None)
+        return clone(self.estimator)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags = self._tree().__sklearn_tags__().input_tags  # the tree reads X
+        return tags
 
     @staticmethod
     def _default(order, passes, codes, w, total) -> int:

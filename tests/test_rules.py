@@ -13,6 +13,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import NotFittedError
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dtree
 from dtree.datasets import load_arff, load_car, load_watermelon
@@ -214,3 +215,9 @@ def test_the_stored_comparison_is_what_the_script_computes():
     assert len(stored) == 10 and set(stored.columns) >= set(fresh.columns)
     for column in fresh.columns.drop(["data", "repetition", "fold"]):
         np.testing.assert_allclose(fresh[column], stored[column], atol=1e-6, err_msg=column)
+
+
+@parametrize_with_checks([RuleListClassifier()])
+def test_sklearn_estimator_checks(estimator, check):
+    """scikit-learn's checks, all of them (a stump's list is empty: the default answers)."""
+    check(estimator)
