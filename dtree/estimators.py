@@ -570,7 +570,7 @@ class ID3Classifier(_Pruned):
     probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
         The estimate of ``predict_proba`` (and so of ``predict``), as in
         :class:`C45Classifier`.
-    m : float >= 0, default=2.0
+    m : float, default=2.0
         The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes
@@ -777,8 +777,8 @@ class C45Classifier(_Pruned):
         ``predict`` is the argmax of these numbers, so the m-estimate, which pulls a small leaf
         towards the frequent classes, can change a leaf's class (the printouts name the class
         of the frequencies). It may be changed after fit.
-    m : float >= 0, default=2.0
-        The m-estimate's weight of the base rates (``probability="m-estimate"``).
+    m : float, default=2.0
+        The m-estimate's weight of the base rates, at least 0 (``probability="m-estimate"``).
 
     Attributes
     ----------
@@ -1197,7 +1197,7 @@ class CARTClassifier(_CART, _TreeClassifier):
     probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
         The estimate of ``predict_proba`` (and so of ``predict``), as in
         :class:`C45Classifier`.
-    m : float >= 0, default=2.0
+    m : float, default=2.0
         The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes

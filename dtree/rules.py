@@ -10,10 +10,10 @@ kept, so that a rule names each attribute once.
 The rules describe rows whose tested values are known; a row with a missing value follows the
 model's own rule for it (fractions, surrogates or a learned side), which ``predict`` applies.
 
-:func:`simplify_rules` and :class:`RuleListClassifier` go on as C4.5rules does (Quinlan 1993,
-ch. 5): each rule drops conditions while its pessimistic error rate does not rise, the rules are
-grouped by class, the classes ordered by their false positives, a default class added, and a
-rule whose omission lowers the training errors dropped.
+:func:`dtree.simplify_rules` and :class:`dtree.RuleListClassifier` go on as C4.5rules does
+(Quinlan 1993, ch. 5): each rule drops conditions while its pessimistic error rate does not
+rise, the rules are grouped by class, the classes ordered by their false positives, a default
+class added, and a rule whose omission lowers the training errors dropped.
 """
 from __future__ import annotations
 
@@ -214,15 +214,20 @@ def simplify_rules(model, X, y, sample_weight=None, confidence: float = 0.25) ->
 
     Parameters
     ----------
-    model : fitted classifier of dtree
-    X, y : the training rows (as at fit)
-    sample_weight : array-like or None
+    model : estimator
+        A fitted classifier of ``dtree``.
+    X : DataFrame or array-like
+        The training rows, as at fit.
+    y : array-like
+        Their classes.
+    sample_weight : array-like or None, default=None
     confidence : float in (0, 0.5], default=0.25
         C4.5's CF.
 
     Returns
     -------
-    list of Rule, in the order of the leaves
+    list of Rule
+        In the order of the leaves.
     """
     confidence = Interval(0, 0.5, low_open=True)(confidence, "confidence")
     return [rule for rule, _ in _simplified(model, X, y, sample_weight, confidence)[0]]
@@ -245,19 +250,26 @@ class RuleListClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : dtree classifier or None, default=None
-        The tree to read (cloned); None for ``C45Classifier.j48(pruning=None)``.
+    estimator : estimator or None, default=None
+        The ``dtree`` classifier whose tree is read (cloned); None for
+        ``C45Classifier.j48(pruning=None)``.
     confidence : float in (0, 0.5], default=0.25
         C4.5's CF for the pessimistic error rate.
 
     Attributes
     ----------
-    estimator_ : the fitted tree
+    estimator_ : estimator
+        The fitted tree.
     rules_ : list of Rule
         The rule list, in order; cover and confidence on the training rows.
-    default_class_ : the class of a row that no rule covers
+    default_class_ : object
+        The class of a row that no rule covers.
     classes_ : numpy.ndarray
-    n_features_in_, feature_names_in_ : as the tree's
+        The class labels, sorted.
+    n_features_in_ : int
+        The number of columns of X at fit.
+    feature_names_in_ : numpy.ndarray
+        X's column names, if X was a DataFrame with string names.
 
     Examples
     --------

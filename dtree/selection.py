@@ -11,7 +11,7 @@ cuts. Conditional inference trees (``ctree``) use the permutation test of Strass
 ``alpha``: this module gives that
 test and the choice at one node.
 
-Growing a whole tree this way needs one hook in the grower (:mod:`dtree.grow`): a rule that,
+Growing a whole tree this way needs one hook in the grower (``dtree.grow``): a rule that,
 given a node's rows, names the attribute to split (or none, to stop) before the cut search,
 which would then score that attribute's cuts only.
 """
@@ -48,7 +48,8 @@ def independence_test(x, y, sample_weight=None) -> tuple[float, float, int]:
 
     Returns
     -------
-    (statistic c, p-value, df)
+    tuple
+        (c, p, df): the statistic, its p-value and its degrees of freedom.
     """
     x = pd.Series(x).reset_index(drop=True)
     known = x.notna().to_numpy()
