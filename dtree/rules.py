@@ -216,7 +216,7 @@ def simplify_rules(model, X, y, sample_weight=None, confidence: float = 0.25) ->
     ----------
     model : estimator
         A fitted classifier of ``dtree``.
-    X : DataFrame or array-like
+    X : pandas.DataFrame or array-like
         The training rows, as at fit.
     y : array-like
         Their classes.
