@@ -179,6 +179,9 @@ def _generalized(tests: list[tuple[Node, int]], passes: np.ndarray, right: np.nd
 def _simplified(model, X, y, sample_weight, confidence: float):
     """:func:`simplify_rules`, with each rule's tests and the encoded data for the callers."""
     root = fitted_tree(model)
+    if getattr(model, "classes_", None) is None:
+        raise TypeError(f"C4.5rules reads a classifier's tree, not a {type(model).__name__}'s: "
+                        "a rule's error rate counts the rows not of its class")
     classes, loss = model.classes_, decision_loss(model)
     matrix, codes = model.encode(X, y)
     XT = np.ascontiguousarray(matrix.T)

@@ -197,6 +197,9 @@ def test_rule_list_is_an_estimator():
         model.predict(X)
     with pytest.raises(ValueError, match="confidence"):
         RuleListClassifier(confidence=0.7).fit(X, y)
+    with pytest.raises(TypeError, match="classifier"):
+        RuleListClassifier(dtree.CARTRegressor()).fit(X[["temperature"]].assign(
+            temperature=lambda d: d["temperature"].cat.codes), np.arange(len(y)))
     before = X.copy()
     model.fit(X, y)
     pd.testing.assert_frame_equal(X, before)
