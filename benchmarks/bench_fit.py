@@ -678,13 +678,13 @@ def warm_and_first(table: list) -> None:
 
 
 def chapter_times(table: list) -> None:
-    """Wall-clock time to execute chapters 12 and 13 (those present), as `tasks.py notebooks`
+    """Wall-clock time to execute chapters 12, 13 and 15 (those present), as `tasks.py notebooks`
     does, in a new kernel with numba's cache warm (one uncounted run first): issue 19's bound
     is 60 s under nbval on a 2-core machine. Outputs are not written back."""
     import nbformat
     from nbclient import NotebookClient
 
-    for chapter in ("12_case_studies", "13_beyond_one_tree"):
+    for chapter in ("12_case_studies", "13_beyond_one_tree", "15_rules_probabilities"):
         path = ROOT / "book" / f"{chapter}.ipynb"
         if not path.exists():
             continue

@@ -23,22 +23,24 @@ _HOMES = {
     "prune_reduced_error": "pruning",
     "corrected_t_test": "evaluation",
     "cp_table": "report", "rpart_nodes": "report", "rpart_text": "report",
-    "export_rules": "rules", "tree_rules": "rules",
+    "export_rules": "rules", "tree_rules": "rules", "RuleListClassifier": "rules",
+    "simplify_rules": "rules",
     "best_threshold": "splits",
     "Node": "tree",
 }
 _MODULES = ("datasets", "estimators", "evaluation", "export", "grow", "impurity", "jit",
-            "kernels", "plot", "pruning", "report", "rules", "splits", "surrogates", "tolerances",
-            "tree", "verify")
+            "kernels", "plot", "probability", "pruning", "report", "rules", "selection",
+            "splits", "surrogates", "tolerances", "tree", "verify")
 
 __all__ = [
-    "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node", "best_threshold",
+    "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node",
+    "RuleListClassifier", "best_threshold",
     "corrected_t_test", "cost_complexity_path", "cp_table", "datasets", "entropy",
     "export_graphviz", "export_rules", "export_text",
     "gain_ratio", "gini", "gini_index", "info_gain", "intrinsic_value", "leaf_table",
     "misclassification",
     "plot_cp", "plot_tree", "prune_cost_complexity", "prune_error_based", "prune_pessimistic",
-    "prune_reduced_error", "rpart_nodes", "rpart_text", "tree_rules", "verify",
+    "prune_reduced_error", "rpart_nodes", "rpart_text", "simplify_rules", "tree_rules", "verify",
 ]
 __version__ = "0.2.0"
 
@@ -69,6 +71,6 @@ if TYPE_CHECKING:  # what the names are, for readers' tools
     from .pruning import (cost_complexity_path, prune_cost_complexity, prune_error_based,
                           prune_pessimistic, prune_reduced_error)
     from .report import cp_table, rpart_nodes, rpart_text
-    from .rules import export_rules, tree_rules
+    from .rules import RuleListClassifier, export_rules, simplify_rules, tree_rules
     from .splits import best_threshold
     from .tree import Node

@@ -34,6 +34,7 @@ from ._validation import (FLAG, AtFit, Feature, Features, Integer, Interval, One
                           encode_columns, encode_labels, fit_features, refuse_sparse,
                           table_columns, take_rows)
 from .grow import SplitRules, StoppingRules, grow
+from .probability import PROBABILITY, smoothed_tree
 from .pruning import (AT_FIT, PRUNERS, Grown, PruningPath, _prune_on_validation,
                       _prune_to_alpha, refuse_second_pruning, weakest_links)
 from .report import cp_table
@@ -380,6 +381,18 @@ class _TreeClassifier(ClassifierMixin, _Tree):
     """A tree whose leaves hold class distributions."""
 
     classes_: np.ndarray
+    _parameters = {**_Tree._parameters, "probability": OneOf(PROBABILITY), "m": Interval(0)}
+
+    def _probabilities(self, X: ArrayLike) -> np.ndarray:
+        """Each row's class probabilities as ``probability`` estimates them from the leaves'
+        class weights (:mod:`dtree.probability`); the frequencies are the tree's own."""
+        if self.probability == "frequency":
+            return self._predict_values(X)
+        probability = OneOf(PROBABILITY)(self.probability, "probability")  # may change after fit
+        m = Interval(0)(self.m, "m")
+        matrix = self._encoded(X)
+        return Layout(smoothed_tree(self._root, probability, m)).predict(
+            matrix, self.predict_missing)
 
     def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray]:
         y_codes, classes = encode_labels(y, name="y")
@@ -465,8 +478,10 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         """Class probabilities: the weighted class shares of the leaf (or leaves) a row reaches.
         A probability within round-off of its row's largest is returned equal to it
         (:func:`dtree.tree.level_ties`), so that ``predict`` is ``classes_[argmax]`` of these
-        very numbers, the first class on a tie. X is read as at fit; see ``fit``."""
-        return level_ties(self._predict_values(X))
+        very numbers, the first class on a tie. With ``probability`` "laplace" or "m-estimate"
+        each leaf's shares are smoothed first (:mod:`dtree.probability`). X is read as at
+        fit; see ``fit``."""
+        return level_ties(self._probabilities(X))
 
     def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """The natural logarithm of ``predict_proba`` (-inf for a probability of 0)."""
@@ -476,7 +491,7 @@ class _TreeClassifier(ClassifierMixin, _Tree):
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The most probable class of each row, ``classes_[np.argmax(predict_proba(X))]``: the
         first in ``classes_`` on a tie, up to round-off (:func:`dtree.tree.most_probable`)."""
-        values = self._predict_values(X)  # first: NotFittedError before classes_ is looked up
+        values = self._probabilities(X)  # first: NotFittedError before classes_ is looked up
         return self.classes_[most_probable(values)]  # levels the ties as predict_proba does
 
 
@@ -542,6 +557,11 @@ class ID3Classifier(_Pruned):
         UserWarning naming the column, the number of rows and a few of the values (a typo or
         a stray space reads so); "error" refuses it (ValueError). A column of numbers where
         fit saw strings, or the other way round, is always refused (TypeError).
+    probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
+        The estimate of ``predict_proba`` (and so of ``predict``), as in
+        :class:`C45Classifier`.
+    m : float, default=2.0
+        The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes
     ----------
@@ -611,8 +631,11 @@ class ID3Classifier(_Pruned):
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
                  random_state: int | np.random.RandomState | None = None,
-                 class_weight: dict | str | None = None, handle_unknown: str = "missing"):
+                 class_weight: dict | str | None = None, handle_unknown: str = "missing",
+                 probability: str = "frequency", m: float = 2.0):
         self.handle_unknown = handle_unknown
+        self.probability = probability
+        self.m = m
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_impurity_decrease = min_impurity_decrease
@@ -737,6 +760,15 @@ class C45Classifier(_Pruned):
         UserWarning naming the column, the number of rows and a few of the values (a typo or
         a stray space reads so); "error" refuses it (ValueError). A column of numbers where
         fit saw strings, or the other way round, is always refused (TypeError).
+    probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
+        How ``predict_proba`` estimates a leaf's class probabilities from its class weights
+        n_k (N their sum, K classes; :func:`dtree.probability.class_probabilities`): n_k / N,
+        (n_k + 1) / (N + K), or (n_k + m b_k) / (N + m), b_k the classes' shares at the root.
+        ``predict`` is the argmax of these numbers, so the m-estimate, which pulls a small leaf
+        towards the frequent classes, can change a leaf's class (the printouts name the class
+        of the frequencies). It may be changed after fit.
+    m : float, default=2.0
+        The m-estimate's weight of the base rates, at least 0 (``probability="m-estimate"``).
 
     Attributes
     ----------
@@ -803,8 +835,11 @@ class C45Classifier(_Pruned):
                  confidence: float = 0.25, subtree_raising: bool = True, z: float = 1.0,
                  validation_fraction: float = 1 / 3, prune_on_tie: bool = False,
                  random_state: int | np.random.RandomState | None = None,
-                 class_weight: dict | str | None = None, handle_unknown: str = "missing"):
+                 class_weight: dict | str | None = None, handle_unknown: str = "missing",
+                 probability: str = "frequency", m: float = 2.0):
         self.handle_unknown = handle_unknown
+        self.probability = probability
+        self.m = m
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -1148,6 +1183,11 @@ class CARTClassifier(_CART, _TreeClassifier):
         UserWarning naming the column, the number of rows and a few of the values (a typo or
         a stray space reads so); "error" refuses it (ValueError). A column of numbers where
         fit saw strings, or the other way round, is always refused (TypeError).
+    probability : {"frequency", "laplace", "m-estimate"}, default="frequency"
+        The estimate of ``predict_proba`` (and so of ``predict``), as in
+        :class:`C45Classifier`.
+    m : float, default=2.0
+        The m-estimate's weight, as in :class:`C45Classifier`.
 
     Attributes
     ----------
@@ -1207,7 +1247,8 @@ class CARTClassifier(_CART, _TreeClassifier):
     [1.0]
     """
 
-    _parameters = {**_CART._parameters, "criterion": OneOf(("gini", "entropy", "log_loss")),
+    _parameters = {**_CART._parameters, "probability": OneOf(PROBABILITY), "m": Interval(0),
+                   "criterion": OneOf(("gini", "entropy", "log_loss")),
                    "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
                    "class_weight": AtFit(),  # checked by scikit-learn's compute_sample_weight
                    "pruning": OneOf((None, "validation")),
@@ -1226,8 +1267,11 @@ class CARTClassifier(_CART, _TreeClassifier):
                  max_leaf_nodes: int | None = None,
                  random_state: int | np.random.RandomState | None = None,
                  pruning: str | None = None, validation_fraction: float = 1 / 3,
-                 handle_unknown: str = "missing"):
+                 handle_unknown: str = "missing", probability: str = "frequency",
+                 m: float = 2.0):
         self.handle_unknown = handle_unknown
+        self.probability = probability
+        self.m = m
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split

@@ -5,8 +5,11 @@
 - R's rpart (Therneau & Atkinson; Debian ``r-base-core`` and ``r-cran-rpart``), run through
   ``Rscript``; its ``frame``, ``splits``, ``csplit`` and ``cptable`` come back as DataFrames:
   :func:`rpart`.
+- R's partykit (Hothorn & Zeileis; Debian ``r-cran-partykit``): ``ctree``'s tests at the root,
+  :func:`ctree_root`.
 
-Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart`. Where a program
+Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart` /
+:data:`requires_partykit`. Where a program
 is missing they are skipped, with the apt command in the reason, unless the environment variable
 ``DTREE_REQUIRE_REFERENCES`` is set (to anything but "" or "0"): then they fail, naming the
 missing program. CI (``.ci/run``) sets it once apt has installed both, so that a comparison
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -42,11 +46,21 @@ def have_weka() -> bool:
 
 
 @cache
-def have_rpart() -> bool:
+def have_r_package(package: str) -> bool:
+    """Whether Rscript runs and loads ``package``."""
     if shutil.which("Rscript") is None:
         return False
-    done = subprocess.run(["Rscript", "-e", "library(rpart)"], capture_output=True, timeout=120)
+    done = subprocess.run(["Rscript", "-e", f"library({package})"], capture_output=True,
+                          timeout=120)
     return done.returncode == 0
+
+
+def have_rpart() -> bool:
+    return have_r_package("rpart")
+
+
+def have_partykit() -> bool:
+    return have_r_package("partykit")
 
 
 #: set (to anything but "" or "0") where the reference programs must run: CI, after installing
@@ -98,6 +112,8 @@ def pytest_runtest_setup(item):
 
 
 requires_weka = reference_mark("Weka", have_weka(), "apt-get install weka")
+requires_partykit = reference_mark("R's partykit", have_partykit(),
+                                   "apt-get install r-base-core r-cran-partykit")
 requires_rpart = reference_mark("R's rpart", have_rpart(),
                                 "apt-get install r-base-core r-cran-rpart")
 
@@ -709,3 +725,43 @@ def surrogate_agreement(primary_left, surrogate_left, weights=None,
     agree = w[rows & (primary == surrogate)].sum() / total
     majority = max(t_left, t_right) / total
     return agree, (agree - majority) / (1 - majority)
+
+
+# ---------------------------------------------------------------------------------------------
+# R's partykit
+
+_CTREE_ROOT = """
+suppressMessages(library(partykit))
+args <- commandArgs(trailingOnly = TRUE)
+d <- read.csv(args[1], stringsAsFactors = TRUE)
+d[] <- lapply(d, function(v) if (is.logical(v)) factor(v) else v)  # TRUE/FALSE: categories
+f <- as.formula(paste(args[2], "~ ."))
+small <- list(minsplit = 2, minbucket = 1)
+fit <- ctree(f, data = d, control = do.call(ctree_control,
+                                            c(list(alpha = as.numeric(args[3])), small)))
+# a root that stops keeps no tests: they come from a fit that always splits the root
+all <- ctree(f, data = d, control = do.call(ctree_control, c(list(alpha = 1 - 1e-12), small)))
+crit <- info_node(node_party(all))$criterion
+root <- split_node(node_party(fit))
+out <- data.frame(attribute = colnames(crit), statistic = crit["statistic", ],
+                  adjusted = crit["p.value", ])
+out$chosen <- if (is.null(root)) "" else names(fit$data)[varid_split(root)]
+write.csv(out, stdout(), row.names = FALSE)
+"""
+
+
+def ctree_root(frame: pd.DataFrame, target: str, alpha: float = 0.05) -> pd.DataFrame:
+    """partykit's ``ctree(target ~ ., frame, control = ctree_control(alpha, minsplit = 2,
+    minbucket = 1))`` at its root: per attribute the test statistic and adjusted p-value, and
+    (column ``chosen``) the attribute it splits on, "" if the root stops."""
+    if not have_partykit():
+        raise RuntimeError("R's partykit is not installed: apt-get install r-cran-partykit")
+    with tempfile.TemporaryDirectory() as tmp:
+        frame.to_csv(Path(tmp) / "data.csv", index=False, na_rep="")
+        (Path(tmp) / "ctree.R").write_text(_CTREE_ROOT, encoding="utf-8")
+        done = subprocess.run(["Rscript", "--vanilla", str(Path(tmp) / "ctree.R"),
+                               str(Path(tmp) / "data.csv"), target, repr(alpha)],
+                              capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"ctree failed ({done.returncode}): {done.stderr.strip()}")
+    return pd.read_csv(io.StringIO(done.stdout), keep_default_na=False).set_index("attribute")

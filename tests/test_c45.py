@@ -310,10 +310,11 @@ def test_parameters_and_id3_unchanged():
     assert list(C45Classifier().get_params()) == sorted([
         "max_depth", "min_samples_split", "min_samples_leaf", "min_impurity_decrease",
         "purity_threshold", "tie_break", "variant", "gain_filter", "missing", "predict_missing",
-        "criterion", "handle_unknown", *PRUNING_PARAMETERS])
+        "criterion", "handle_unknown", "probability", "m", *PRUNING_PARAMETERS])
     assert sorted(ID3Classifier().get_params()) == sorted([
         "max_depth", "min_samples_split", "min_impurity_decrease", "purity_threshold",
-        "tie_break", "missing", "predict_missing", "handle_unknown", *PRUNING_PARAMETERS])
+        "tie_break", "missing", "predict_missing", "handle_unknown", "probability", "m",
+        *PRUNING_PARAMETERS])
 
 
 EXPECTED_SKIPS = {"check_array_api_input": "SCIPY_ARRAY_API is not set"}

@@ -163,7 +163,8 @@ def test_get_params_defaults():
         "purity_threshold": 1.0, "tie_break": "first", "missing": "error",
         "predict_missing": "distribute", "pruning": None, "confidence": 0.25,
         "subtree_raising": True, "z": 1.0, "validation_fraction": 1 / 3, "prune_on_tie": False,
-        "random_state": None, "class_weight": None, "handle_unknown": "missing"}
+        "random_state": None, "class_weight": None, "handle_unknown": "missing",
+        "probability": "frequency", "m": 2.0}
 
 
 def test_set_params_returns_self_and_takes_effect(wm20):

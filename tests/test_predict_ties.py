@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from dtree import (C45Classifier, CARTClassifier, ID3Classifier, export_graphviz, export_text,
                    leaf_table, plot_tree, prune_reduced_error, rpart_nodes)
+from dtree.probability import PROBABILITY
 from dtree.pruning import PRUNERS
 from dtree.tree import PREDICT_MISSING, level_ties, most_probable, ties
 
@@ -46,10 +47,13 @@ def problems(draw):
 @st.composite
 def models(draw, n_classes: int):
     """Any classifier of the library, in any of its missing-value policies, prediction
-    routings and pruners, with or without class weights; CART also with priors or a loss,
-    where it predicts the class of least expected loss, not the most probable."""
+    routings, pruners and probability estimates, with or without class weights; CART also
+    with priors or a loss, where it predicts the class of least expected loss, not the most
+    probable."""
     kind = draw(st.sampled_from(["ID3", "C4.5", "J48", "CART"]))
     class_weight = draw(st.sampled_from([None, "balanced"]))
+    estimate = dict(probability=draw(st.sampled_from(PROBABILITY)),
+                    m=draw(st.sampled_from([0.5, 2.0, 10.0])))
     if kind == "CART":
         params = dict(missing=draw(st.sampled_from(["surrogate", "learn"])),
                       class_weight=class_weight, random_state=0)
@@ -65,10 +69,10 @@ def models(draw, n_classes: int):
                 params["loss"] = draw(st.sampled_from([1.0, 2.0, 0.1])) * (
                     np.arange(1, n_classes ** 2 + 1).reshape(n_classes, n_classes) % 3 + 1
                 ) * (1 - np.eye(n_classes))
-        return CARTClassifier(**params)
+        return CARTClassifier(**params, **estimate)
     params = dict(predict_missing=draw(st.sampled_from(PREDICT_MISSING)),
                   pruning=draw(st.sampled_from([None, *PRUNERS])),
-                  class_weight=class_weight, random_state=0)
+                  class_weight=class_weight, random_state=0, **estimate)
     if kind == "ID3":
         return ID3Classifier(missing=draw(st.sampled_from(["error", "fractional"])), **params)
     missing = draw(st.sampled_from(["fractional", "branch"]))
