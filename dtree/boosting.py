@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit, logit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone, is_regressor
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
@@ -41,12 +42,14 @@ def _cart(kind: str, max_depth: int):
     return (CARTClassifier if kind == "classifier" else CARTRegressor)(max_depth=max_depth)
 
 
-def _labels(y) -> np.ndarray:
-    """y as a 1-D array (a single column accepted), checked to be class labels."""
+def _one_column(y) -> np.ndarray:
+    """y as a 1-D array; a single column with scikit-learn's DataConversionWarning."""
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected; using its "
+                      "single column", DataConversionWarning, stacklevel=3)
         y = y[:, 0]
     if y.ndim != 1:
         raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
@@ -176,7 +179,7 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Boost on X (anything the base tree reads) and class labels y; returns self."""
-        y = _labels(y)
+        y = _one_column(y)
         p, base, w = self._checked(sample_weight, len(y))
         check_classification_targets(y)
         classes = np.unique(y)  # as the trees' classes_
@@ -384,15 +387,13 @@ class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Boost on X (anything the base tree reads) and numeric targets y; returns self."""
-        if y is None:
-            raise ValueError("requires y to be passed, but the target y is None")
+        y = _one_column(y)
         try:
-            y = np.asarray(y, dtype=float)
+            y = y.astype(float)
         except (TypeError, ValueError):
             raise ValueError("y must be numbers for a regressor") from None
-        y = y[:, 0] if y.ndim == 2 and y.shape[1] == 1 else y
-        if y.ndim != 1 or not np.isfinite(y).all():
-            raise ValueError("y must be a one-dimensional array of finite numbers")
+        if not np.isfinite(y).all():
+            raise ValueError("y contains NaN or infinity; every row needs a finite target")
         p, base, w = self._checked(sample_weight, len(y))
         init = float(np.average(y, weights=w))
         rounds = self._boost(X, y[:, None], w, np.full((len(y), 1), init), p, base)
@@ -452,7 +453,7 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Boost on X (anything the base tree reads) and class labels y; returns self."""
-        y = _labels(y)
+        y = _one_column(y)
         p, base, w = self._checked(sample_weight, len(y))
         check_classification_targets(y)
         codes, classes = encode_labels(y)
@@ -479,7 +480,7 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
         """γ of every node a training row of positive weight ends in (0 elsewhere); K is the
         number of trees per round (1 for two classes)."""
         leaf = tree.apply(X)
-        size = max(int(leaf.max()) + 1, tree.tree_.node_count)
+        size = sum(1 for _ in getattr(tree.tree_, "root", tree.tree_).walk())  # ids: pre-order
         numerator = np.bincount(leaf, weights=w * grad, minlength=size)
         denominator = np.bincount(leaf, weights=w * hess, minlength=size)
         factor = 1.0 if K == 1 else (K - 1) / K
