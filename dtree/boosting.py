@@ -15,6 +15,7 @@ tree's business. Where the base trees coincide with scikit-learn's, so do the en
 """
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Iterator
 
@@ -294,38 +295,31 @@ class _GradientBoosting(_Boosting):
 
     def _boost(self, X, targets: np.ndarray, w: np.ndarray, F: np.ndarray, p, base):
         """Fit the rounds; ``targets`` is (n, K) (y itself, or one-hot), F the initial raw
-        scores (n, K), changed in place. Returns the trees (rounds x K) and their leaf
-        tables (None where the tree's own prediction is the leaf value)."""
+        scores (n, K), changed in place. Returns the trees, (rounds, K)."""
         if not is_regressor(base):
             raise TypeError(f"estimator must be a regressor (the trees fit gradients), got "
                             f"{type(base).__name__}")
         rng = check_random_state(p.random_state)
-        rounds = []
-        for _ in range(p.n_estimators):
+        rounds = np.empty((p.n_estimators, F.shape[1]), dtype=object)
+        for m in range(p.n_estimators):
             bag = _in_bag(len(w), p.subsample, rng)
             grad, hess = self._gradient(targets, F)
-            stage = []
             for k in range(F.shape[1]):
-                tree = _seeded(base, rng)
-                tree.fit(X, grad[:, k], sample_weight=w * bag)
-                table = self._leaf_table(tree, X, grad[:, k], hess[:, k], w * bag, F.shape[1])
-                F[:, k] += p.learning_rate * self._tree_values(tree, table, X)
-                stage.append((tree, table))
-            rounds.append(stage)
+                tree = _seeded(base, rng).fit(X, grad[:, k], sample_weight=w * bag)
+                tree = self._leaf_values(tree, X, grad[:, k], hess[:, k], w * bag, F.shape[1])
+                F[:, k] += p.learning_rate * tree.predict(X)
+                rounds[m, k] = tree
         return rounds
 
-    def _leaf_table(self, tree, X, grad, hess, w, K: int) -> np.ndarray | None:
-        return None
-
-    @staticmethod
-    def _tree_values(tree, table, X) -> np.ndarray:
-        return tree.predict(X) if table is None else table[tree.apply(X)]
+    def _leaf_values(self, tree, X, grad, hess, w, K: int):
+        """The tree as fitted: its leaf means of the residuals are the Newton steps."""
+        return tree
 
     def _staged_raw(self, X: ArrayLike) -> Iterator[np.ndarray]:
         check_is_fitted(self, "estimators_")
         F = None
-        for stage, tables in zip(self.estimators_, self._tables):
-            values = np.column_stack([self._tree_values(t, v, X) for t, v in zip(stage, tables)])
+        for stage in self.estimators_:
+            values = np.column_stack([tree.predict(X) for tree in stage])
             F = (np.broadcast_to(self.init_, values.shape) if F is None else F) \
                 + self.learning_rate * values
             yield F
@@ -335,10 +329,8 @@ class _GradientBoosting(_Boosting):
             pass
         return F
 
-    def _fitted(self, X, rounds, init, **more) -> None:
-        trees = np.array([[t for t, _ in stage] for stage in rounds], dtype=object)
-        self._store(trees[0, 0], estimators_=trees, init_=init,
-                    _tables=[[v for _, v in stage] for stage in rounds], **more)
+    def _fitted(self, rounds, init, **more) -> None:
+        self._store(rounds[0, 0], estimators_=rounds, init_=init, **more)
 
     @property
     def feature_importances_(self) -> np.ndarray:
@@ -397,7 +389,7 @@ class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
         p, base, w = self._checked(sample_weight, len(y))
         init = float(np.average(y, weights=w))
         rounds = self._boost(X, y[:, None], w, np.full((len(y), 1), init), p, base)
-        self._fitted(X, rounds, init)
+        self._fitted(rounds, init)
         return self
 
     @staticmethod
@@ -432,8 +424,7 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
     eq. 32). A leaf whose denominator is below 1e-150 gets 0. This is scikit-learn's
     ``GradientBoostingClassifier(loss="log_loss")`` (``_update_terminal_regions`` in
     ``sklearn/ensemble/_gb.py``), equal to it where the trees are. The trees are regression
-    trees; the leaf values are kept beside each tree (its ``apply`` finds the leaf), so the
-    tree itself is not changed.
+    trees whose leaves hold these γ (as scikit-learn's do), so ``predict`` returns them.
 
     Parameters
     ----------
@@ -468,7 +459,7 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
         else:
             init, targets = np.log(prior) - np.log(prior).mean(), np.eye(K)[codes]
         rounds = self._boost(X, targets, w, np.tile(init, (len(y), 1)), p, base)
-        self._fitted(X, rounds, init, classes_=classes, n_classes_=K)
+        self._fitted(rounds, init, classes_=classes, n_classes_=K)
         return self
 
     @staticmethod
@@ -476,16 +467,21 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
         prob = expit(F) if F.shape[1] == 1 else softmax(F, axis=1)
         return targets - prob, prob * (1 - prob)
 
-    def _leaf_table(self, tree, X, grad, hess, w, K: int) -> np.ndarray:
-        """γ of every node a training row of positive weight ends in (0 elsewhere); K is the
-        number of trees per round (1 for two classes)."""
-        leaf = tree.apply(X)
-        size = sum(1 for _ in getattr(tree.tree_, "root", tree.tree_).walk())  # ids: pre-order
-        numerator = np.bincount(leaf, weights=w * grad, minlength=size)
-        denominator = np.bincount(leaf, weights=w * hess, minlength=size)
-        factor = 1.0 if K == 1 else (K - 1) / K
-        safe = np.abs(denominator) >= 1e-150
-        return np.where(safe, factor * numerator / np.where(safe, denominator, 1.0), 0.0)
+    def _leaf_values(self, tree, X, grad, hess, w, K: int):
+        """A copy of the fitted tree whose every node holds the Newton step over the training
+        rows (of positive weight) that reach it, 0 if they have no curvature (K: the trees
+        per round, 1 for two classes). The copy, unlike the tree, has no laid-out predictions
+        to refresh (a deep copy lays its tree out again when it first predicts)."""
+        path = tree.decision_path(X)  # rows x nodes, in pre-order as root.walk()
+        numerator, denominator = path.T @ (w * grad), path.T @ (w * hess)
+        safe = np.abs(denominator) >= 1e-150  # scikit-learn's _safe_divide
+        step = np.where(safe, numerator / np.where(safe, denominator, 1.0), 0.0)
+        if K > 1:
+            step *= (K - 1) / K
+        for node, value in zip(getattr(tree.tree_, "root", tree.tree_).walk(), step):
+            node.value = np.full_like(node.value, value)
+            node.prediction = np.full_like(node.prediction, value)
+        return copy.deepcopy(tree)
 
     def _proba(self, F: np.ndarray) -> np.ndarray:
         if F.shape[1] == 1:
