@@ -156,6 +156,9 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
     random_state : int, RandomState or None, default=None
         Seeds the subsamples and each tree's own ``random_state``.
 
+    Each tree is fitted with the weights w times n (they sum to n, a mean of 1 a row), so that
+    a rule that counts weight as rows, such as J48's two rows a branch, still counts rows.
+
     Attributes
     ----------
     estimators_ : list of fitted trees
@@ -197,7 +200,7 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
             w = np.where(zero, 0.0, np.maximum(w, eps))  # as scikit-learn (its issue 20320)
             tree = _seeded(base, rng)
             bag = _in_bag(len(y), p.subsample, rng)
-            tree.fit(X, y, sample_weight=w * bag)
+            tree.fit(X, y, sample_weight=w * bag * len(y))  # mean weight 1: see the doc
             wrong = tree.predict(X) != y
             error = float(np.average(wrong, weights=w))
             if error <= 0:

