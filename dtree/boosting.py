@@ -88,6 +88,10 @@ class _Boosting(BaseEstimator):
     _kind = "regressor"
     _default_depth = 3
 
+    def _keep(self, **parameters) -> None:
+        """Store the parameters as given (scikit-learn's rule for ``__init__``)."""
+        self.__dict__.update(parameters)
+
     def _base(self):
         return _cart(self._kind, self._default_depth) if self.estimator is None else \
             self.estimator
@@ -175,11 +179,8 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
 
     def __init__(self, estimator=None, n_estimators: int = 50, learning_rate: float = 1.0,
                  subsample: float = 1.0, random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.subsample = subsample
-        self.random_state = random_state
+        self._keep(estimator=estimator, n_estimators=n_estimators,
+                   learning_rate=learning_rate, subsample=subsample, random_state=random_state)
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Boost on X (anything the base tree reads) and class labels y; returns self."""
@@ -290,11 +291,8 @@ class _GradientBoosting(_Boosting):
 
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 0.1,
                  subsample: float = 1.0, random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.subsample = subsample
-        self.random_state = random_state
+        self._keep(estimator=estimator, n_estimators=n_estimators,
+                   learning_rate=learning_rate, subsample=subsample, random_state=random_state)
 
     def _boost(self, X, targets: np.ndarray, w: np.ndarray, F: np.ndarray, p, base):
         """Fit the rounds; ``targets`` is (n, K) (y itself, or one-hot), F the initial raw
