@@ -58,7 +58,8 @@ def _one_column(y) -> np.ndarray:
 
 
 def _in_bag(n: int, subsample: float, rng: np.random.RandomState) -> np.ndarray:
-    """A mask of round(subsample n) rows (at least one) drawn without replacement."""
+    """A mask of int(subsample n) rows (at least one, as scikit-learn) drawn without
+    replacement."""
     if subsample == 1.0:
         return np.ones(n, dtype=bool)
     mask = np.zeros(n, dtype=bool)
@@ -143,11 +144,13 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
     :math:`f_k(x) = \sum_m \alpha_m ([T_m(x) = k] - [T_m(x) \neq k]/(K-1))`, and
     ``predict_proba`` is softmax(f / (K - 1)) (Zhu et al. 2009, eq. 15). All of this is
     scikit-learn's ``AdaBoostClassifier`` (``sklearn/ensemble/_weight_boosting.py``),
-    which equals this one when the base trees do.
+    which equals this one when the base trees do. Each tree is fitted with the weights w
+    times n (a mean of 1 a row), so that a rule that counts weight as rows, such as J48's
+    two rows a branch, still counts rows.
 
     Parameters
     ----------
-    estimator : classifier or None, default=None
+    estimator : estimator or None, default=None
         The weak learner, cloned each round; it must take ``sample_weight``. None: a stump,
         ``CARTClassifier(max_depth=1)``.
     n_estimators : int, default=50
@@ -157,21 +160,23 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
     subsample : float, default=1.0
         The share of rows, drawn without replacement each round, that the tree is fitted
         on (the others get weight 0 in that fit; the error counts every row). 1: every row.
-    random_state : int, RandomState or None, default=None
+    random_state : int, numpy.random.RandomState or None, default=None
         Seeds the subsamples and each tree's own ``random_state``.
-
-    Each tree is fitted with the weights w times n (they sum to n, a mean of 1 a row), so that
-    a rule that counts weight as rows, such as J48's two rows a branch, still counts rows.
 
     Attributes
     ----------
-    estimators_ : list of fitted trees
-    estimator_weights_ : ndarray of shape (n_estimators,)
+    estimators_ : list
+        The fitted trees, one a round.
+    estimator_weights_ : numpy.ndarray of shape (n_estimators,)
         α of each round (0 after the last one fitted).
-    estimator_errors_ : ndarray of shape (n_estimators,)
+    estimator_errors_ : numpy.ndarray of shape (n_estimators,)
         err of each round (1 after the last one fitted).
-    classes_, n_classes_, n_features_in_, feature_names_in_
-        As scikit-learn's.
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The class labels, sorted.
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names (a DataFrame's), as scikit-learn's.
     """
 
     _kind = "classifier"
@@ -357,7 +362,7 @@ class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
 
     Parameters
     ----------
-    estimator : regressor or None, default=None
+    estimator : estimator or None, default=None
         The base tree, cloned each round; None: ``CARTRegressor(max_depth=3)``.
     n_estimators : int, default=100
         The number of rounds.
@@ -366,16 +371,18 @@ class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
     subsample : float, default=1.0
         The share of rows drawn without replacement for each round's tree (Friedman 2002's
         stochastic gradient boosting); 1: every row.
-    random_state : int, RandomState or None, default=None
+    random_state : int, numpy.random.RandomState or None, default=None
         Seeds the subsamples and each tree's own ``random_state``.
 
     Attributes
     ----------
-    estimators_ : ndarray of fitted trees, shape (n_estimators, 1)
+    estimators_ : numpy.ndarray of shape (n_estimators, 1)
+        The fitted trees, one a round.
     init_ : float
         F_0.
-    n_features_in_, feature_names_in_
-        As scikit-learn's.
+    n_features_in_ : int
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names (a DataFrame's), as scikit-learn's.
     """
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
@@ -429,18 +436,23 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
 
     Parameters
     ----------
-    estimator : regressor or None, default=None
+    estimator : estimator or None, default=None
         The base tree, cloned for each round and class; None: ``CARTRegressor(max_depth=3)``.
     n_estimators, learning_rate, subsample, random_state
         As in :class:`GradientBoostingRegressor`.
 
     Attributes
     ----------
-    estimators_ : ndarray of fitted trees, shape (n_estimators, 1 or K)
-    init_ : ndarray of shape (1 or K,)
+    estimators_ : numpy.ndarray of shape (n_estimators, 1) or (n_estimators, n_classes)
+        The fitted trees: one a round for two classes, else one a round and class.
+    init_ : numpy.ndarray of shape (1,) or (n_classes,)
         F_0.
-    classes_, n_classes_, n_features_in_, feature_names_in_
-        As scikit-learn's.
+    classes_ : numpy.ndarray of shape (n_classes,)
+        The class labels, sorted.
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : numpy.ndarray of shape (n_features,)
+        X's column names (a DataFrame's), as scikit-learn's.
     """
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
