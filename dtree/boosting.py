@@ -133,10 +133,12 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
 
     .. math::
 
-        \mathrm{err}_m = \frac{\sum_i w_i [T_m(x_i) \neq y_i]}{\sum_i w_i},\qquad
-        \alpha_m = \eta\left(\log\frac{1 - \mathrm{err}_m}{\mathrm{err}_m}
-                   + \log(K - 1)\right),\qquad
-        w_i \leftarrow w_i\, e^{\alpha_m [T_m(x_i) \neq y_i]}
+        \begin{aligned}
+        \mathrm{err}_m &= \frac{\sum_i w_i [T_m(x_i) \neq y_i]}{\sum_i w_i}, \\
+        \alpha_m &= \eta\left(\log\frac{1 - \mathrm{err}_m}{\mathrm{err}_m}
+                    + \log(K - 1)\right), \\
+        w_i &\leftarrow w_i\, e^{\alpha_m [T_m(x_i) \neq y_i]}
+        \end{aligned}
 
     and normalise w to sum 1 (η is ``learning_rate``, K the number of classes). A tree with
     no error ends boosting (it gets α = 1); a tree no better than chance
