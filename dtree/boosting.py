@@ -390,6 +390,8 @@ class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Boost on X (anything the base tree reads) and numeric targets y; returns self."""
         y = _one_column(y)
+        if y.dtype.kind == "c":
+            raise ValueError("Complex data not supported: y must be real numbers")
         try:
             y = y.astype(float)
         except (TypeError, ValueError):
