@@ -452,11 +452,9 @@ class GradientBoostingClassifier(ClassifierMixin, _GradientBoosting):
     init_ : numpy.ndarray of shape (1,) or (n_classes,)
         F_0.
     classes_ : numpy.ndarray of shape (n_classes,)
-        The class labels, sorted.
-    n_classes_ : int
+        The class labels, sorted; ``n_classes_`` is their number.
     n_features_in_ : int
-    feature_names_in_ : numpy.ndarray of shape (n_features,)
-        X's column names (a DataFrame's), as scikit-learn's.
+        The number of X's columns; ``feature_names_in_`` holds their names (a DataFrame's).
     """
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
