@@ -377,7 +377,7 @@ COLAB_VENV = ROOT / "_build" / "colab-venv"
 def colab(*paths: str) -> int:
     """Run every chapter (or those named) under nbclient as on Colab: in a virtual environment
     with only COLAB and what the setup cell installs (dtree-book from this checkout, with its
-    dependencies), no R or Java on the PATH, no MPLBACKEND. Nothing is written back."""
+    dependencies), no R, Java or C5.0 on the PATH, no MPLBACKEND. Nothing is written back."""
     python = COLAB_VENV / BIN.name / "python"
     if not python.exists():
         venv.create(COLAB_VENV, with_pip=True)
@@ -394,17 +394,17 @@ def colab(*paths: str) -> int:
 
 def _colab_execute(python: str, *paths: str) -> int:
     """Runs inside .venv: each chapter on a kernel of ``python``, whose PATH lacks the folders
-    that hold R, Rscript, java or weka; prints each chapter's outcome."""
+    that hold R, Rscript, java, weka or c5.0; prints each chapter's outcome."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
-    hidden = ("Rscript", "R", "java", "weka")
+    hidden = ("Rscript", "R", "java", "weka", "c5.0")
     os.environ["PATH"] = os.pathsep.join(
         [str(Path(python).parent)] + [folder for folder in os.environ["PATH"].split(os.pathsep)
                                       if not any((Path(folder) / p).exists() for p in hidden)])
     assert not any(shutil.which(program) for program in hidden), os.environ["PATH"]
-    for name in ("MPLBACKEND", "PYTHONPATH", "DTREE_REQUIRE_REFERENCES"):
+    for name in ("MPLBACKEND", "PYTHONPATH", "DTREE_REQUIRE_REFERENCES", "C50"):
         os.environ.pop(name, None)
     failed = []
     with tempfile.TemporaryDirectory() as jupyter:
@@ -443,7 +443,11 @@ def _without_r(nb) -> str:
                       for output in cell.outputs if output.output_type == "stream")
     if calls_r and "Rscript is not installed here" not in printed:
         return "FAILED: it calls run_r but did not show rpart's stored output"
-    return "ran to its end" + (", with rpart's stored output" if calls_r else "")
+    calls_c50 = any("run_c50(" in cell.source for cell in nb.cells if cell.cell_type == "code")
+    if calls_c50 and "C5.0 is not installed here" not in printed:
+        return "FAILED: it calls run_c50 but did not show C5.0's stored output"
+    return "ran to its end" + (", with rpart's stored output" if calls_r else "") + (
+        ", with C5.0's stored output" if calls_c50 else "")
 
 
 def lab(*options: str) -> int:

@@ -29,6 +29,8 @@ import numpy as np
 import pandas as pd
 import sklearn
 from sklearn.datasets import make_classification, make_regression
+from sklearn.ensemble import (AdaBoostClassifier, GradientBoostingClassifier,
+                              GradientBoostingRegressor)
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.tree._tree import ccp_pruning_path  # the path alone, after the public method's refit
@@ -428,6 +430,26 @@ def regressor(table: list) -> None:
                   result))
 
 
+def boosting(table: list) -> None:
+    """Issue 32: dtree.boosting's three ensembles against scikit-learn's, 10k x 20 numeric, with
+    the same base trees (stumps for AdaBoost, depth 3 for gradient boosting) and rounds."""
+    X, y = numeric(10_000)
+    Xr, yr = make_regression(n_samples=10_000, n_features=20, noise=1.0, random_state=0)
+    pairs = [
+        ("AdaBoostClassifier, 50 stumps (SAMME)", X, y, dtree.AdaBoostClassifier(),
+         AdaBoostClassifier(random_state=0)),
+        ("GradientBoostingRegressor, 100 trees of depth 3, squared error", Xr, yr,
+         dtree.GradientBoostingRegressor(), GradientBoostingRegressor(random_state=0)),
+        ("GradientBoostingClassifier, 100 trees of depth 3, log-loss", X, y,
+         dtree.GradientBoostingClassifier(), GradientBoostingClassifier(random_state=0))]
+    for name, X_, y_, ours, theirs in pairs:
+        result, fitted = compare_fits(ours, theirs, X_, y_, 3)
+        table.append((f"fit, 10k x 20 numeric, {name} (issue 32 target: at most 3x)", result))
+        ours, theirs = (fitted[side].predict for side in ("dtree", "sklearn"))
+        table.append((f"predict, 10k x 20 numeric, {name}",
+                      compare(lambda: ours(X_), lambda: theirs(X_), 3)))
+
+
 def pruning_path(table: list) -> None:
     """Issue 15: the cost-complexity path of a fully grown CART tree. scikit-learn's public
     cost_complexity_pruning_path refits, so the first row includes a fit on both sides; the
@@ -678,13 +700,14 @@ def warm_and_first(table: list) -> None:
 
 
 def chapter_times(table: list) -> None:
-    """Wall-clock time to execute chapters 12, 13 and 15 (those present), as `tasks.py notebooks`
+    """Wall-clock time to execute chapters 12 to 15 (those present), as `tasks.py notebooks`
     does, in a new kernel with numba's cache warm (one uncounted run first): issue 19's bound
     is 60 s under nbval on a 2-core machine. Outputs are not written back."""
     import nbformat
     from nbclient import NotebookClient
 
-    for chapter in ("12_case_studies", "13_beyond_one_tree", "15_rules_probabilities"):
+    for chapter in ("12_case_studies", "13_beyond_one_tree", "14_boosting",
+                    "15_rules_probabilities"):
         path = ROOT / "book" / f"{chapter}.ipynb"
         if not path.exists():
             continue
@@ -695,7 +718,9 @@ def chapter_times(table: list) -> None:
                            resources={"metadata": {"path": str(path.parent)}}).execute()
 
         execute()
-        table.append((f"execute book/{chapter}.ipynb (s; issue 19 bound: at most 60)", dict(
+        bound = "issue 32 bound: at most 90" if chapter == "14_boosting" else \
+            "issue 19 bound: at most 60"
+        table.append((f"execute book/{chapter}.ipynb (s; {bound})", dict(
             dtree=seconds(execute), sklearn=None, ratio=None, rounds=1, unit="s")))
 
 
@@ -767,8 +792,8 @@ def main() -> None:
     started = time.perf_counter()
     sections = (start_up, warm_and_first, mushroom_scaling, clean_mushroom, adult_j48,
                 error_based_j48, one_se_rpart, predict_mushroom, string_columns, numeric_gini,
-                pickled_size, regressor, pruning_path, missing_predict, wide, id_column, memory,
-                chapter_times)
+                pickled_size, regressor, boosting, pruning_path, missing_predict, wide, id_column,
+                memory, chapter_times)
     if sys.argv[1:]:  # only the sections named, e.g. bench_fit.py adult_j48 (RESULTS.md is kept)
         sections = [section for section in sections if section.__name__ in sys.argv[1:]]
     for section in sections:

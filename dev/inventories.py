@@ -21,6 +21,12 @@ HERE = Path(__file__).resolve().parent / "intersphinx"
 OBJECTS = {
     "scikit-learn": ("1.9", "https://scikit-learn.org/stable/", {
         "sklearn.base.BaseEstimator": ("class", "modules/generated/sklearn.base.BaseEstimator"),
+        "sklearn.ensemble.AdaBoostClassifier": (
+            "class", "modules/generated/sklearn.ensemble.AdaBoostClassifier"),
+        "sklearn.ensemble.GradientBoostingClassifier": (
+            "class", "modules/generated/sklearn.ensemble.GradientBoostingClassifier"),
+        "sklearn.ensemble.GradientBoostingRegressor": (
+            "class", "modules/generated/sklearn.ensemble.GradientBoostingRegressor"),
         "sklearn.tree.DecisionTreeClassifier": (
             "class", "modules/generated/sklearn.tree.DecisionTreeClassifier"),
         "sklearn.tree.DecisionTreeRegressor": (

@@ -1,4 +1,4 @@
-"""dtree: decision trees written to be read (ID3, C4.5, CART and their pruning).
+"""dtree: decision trees written to be read (ID3, C4.5, CART, their pruning and boosting).
 
 The library behind the open textbook in ``book/``; every number in the book is computed here.
 Each name below is imported from its module on first use, so that ``import dtree`` is quick and
@@ -27,12 +27,15 @@ _HOMES = {
     "simplify_rules": "rules",
     "best_threshold": "splits",
     "Node": "tree",
+    "AdaBoostClassifier": "boosting", "GradientBoostingClassifier": "boosting",
+    "GradientBoostingRegressor": "boosting",
 }
-_MODULES = ("datasets", "estimators", "evaluation", "export", "grow", "impurity", "jit",
-            "kernels", "plot", "probability", "pruning", "report", "rules", "selection",
+_MODULES = ("boosting", "datasets", "estimators", "evaluation", "export", "grow", "impurity",
+            "jit", "kernels", "plot", "probability", "pruning", "report", "rules", "selection",
             "splits", "surrogates", "tolerances", "tree", "verify")
 
 __all__ = [
+    "AdaBoostClassifier", "GradientBoostingClassifier", "GradientBoostingRegressor",
     "C45Classifier", "CARTClassifier", "CARTRegressor", "ID3Classifier", "Node",
     "RuleListClassifier", "best_threshold",
     "corrected_t_test", "cost_complexity_path", "cp_table", "datasets", "entropy",
@@ -63,6 +66,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what the names are, for readers' tools
     from . import datasets, verify
+    from .boosting import (AdaBoostClassifier, GradientBoostingClassifier,
+                           GradientBoostingRegressor)
     from .estimators import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
     from .export import export_graphviz, export_text, leaf_table
     from .impurity import (entropy, gain_ratio, gini, gini_index, info_gain,

