@@ -329,10 +329,14 @@ class _Tree(BaseEstimator):
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
-        matrix = self._encoded(X)
-        if not self._layout.describes(self._root):  # a copy, or an edited tree: lay it out
+        return self._laid_out().predict(self._encoded(X), self.predict_missing)
+
+    def _laid_out(self) -> Layout:
+        """The fitted tree's layout for predict, laid out again if ``tree_`` is a copy or was
+        edited since (a pruner's work)."""
+        if not self._layout.describes(self._root):
             self._layout = Layout(self._root)
-        return self._layout.predict(matrix, self.predict_missing)
+        return self._layout
 
     def __repr__(self, N_CHAR_MAX: int = 700) -> str:
         """The parameters, as scikit-learn shows them, and for a pruner's result the pruning
@@ -390,9 +394,19 @@ class _TreeClassifier(ClassifierMixin, _Tree):
             return self._predict_values(X)
         probability = OneOf(PROBABILITY)(self.probability, "probability")  # may change after fit
         m = Interval(0)(self.m, "m")
-        matrix = self._encoded(X)
-        return Layout(smoothed_tree(self._root, probability, m)).predict(
-            matrix, self.predict_missing)
+        matrix, layout = self._encoded(X), self._laid_out()
+        made = self.__dict__.get("_smoothed")  # (for which layout, estimate, m, smoothed layout)
+        if made is None or made[0] is not layout or made[1:3] != (probability, m):
+            made = self._smoothed = (layout, probability, m,
+                                     Layout(smoothed_tree(self._root, probability, m)))
+        return made[3].predict(matrix, self.predict_missing)
+
+    def __getstate__(self) -> dict:
+        """The state to pickle, without the smoothed tree of the last ``predict_proba``
+        (made again when needed)."""
+        state = super().__getstate__()
+        state.pop("_smoothed", None)
+        return state
 
     def _targets(self, y) -> tuple[np.ndarray, int, np.ndarray]:
         y_codes, classes = encode_labels(y, name="y")

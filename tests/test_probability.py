@@ -96,3 +96,25 @@ def test_scikit_learns_calibration_and_auc_take_them():
                                         method="isotonic").fit(X, y)
     assert calibrated.predict_proba(X).shape == (len(y), 2)
     assert roc_auc_score(y, calibrated.predict_proba(X)[:, 1]) > 0.95
+
+
+def test_the_smoothed_tree_follows_the_parameters_and_the_tree():
+    """predict_proba keeps the smoothed tree between calls, but a changed ``probability`` or
+    ``m``, or a tree edited in place, is smoothed again; a pickle does not carry it."""
+    import pickle
+
+    from dtree.tree import make_leaf
+
+    X, y = WEATHER
+    model = ID3Classifier(probability="laplace").fit(X, y)
+    assert model.predict_proba(ROWS)[0].tolist() == [4 / 5, 1 / 5]
+    model.set_params(probability="m-estimate", m=2.0)  # (3 + 2 5/14) / 5, (0 + 2 9/14) / 5
+    assert model.predict_proba(ROWS)[0] == pytest.approx([(3 + 10 / 14) / 5, (18 / 14) / 5])
+    model.set_params(m=14.0)  # (3 + 5) / 17, (0 + 9) / 17
+    assert model.predict_proba(ROWS)[0] == pytest.approx([8 / 17, 9 / 17])
+    copy = pickle.loads(pickle.dumps(model))
+    assert "_smoothed" not in copy.__dict__
+    assert copy.predict_proba(ROWS).tolist() == model.predict_proba(ROWS).tolist()
+    model.set_params(probability="laplace")
+    make_leaf(model.tree_, "edited")  # the root, (no 5, yes 9): (5 + 1) / 16, (9 + 1) / 16
+    assert model.predict_proba(ROWS).tolist() == [[6 / 16, 10 / 16]] * 3
