@@ -436,17 +436,17 @@ def _colab_execute(python: str, *paths: str) -> int:
 
 def _without_r(nb) -> str:
     """How an executed chapter ran without R: a chapter whose cells call ``run_r`` must have
-    said, as it showed rpart's stored output, that Rscript is missing (and its asserts, which
-    compare dtree with that output, passed: it ran to its end)."""
+    said, as it showed R's stored output (rpart's, partykit's), that Rscript is missing (and its
+    asserts, which compare dtree with that output, passed: it ran to its end)."""
     calls_r = any("run_r(" in cell.source for cell in nb.cells if cell.cell_type == "code")
     printed = "".join(output.get("text", "") for cell in nb.cells if cell.cell_type == "code"
                       for output in cell.outputs if output.output_type == "stream")
     if calls_r and "Rscript is not installed here" not in printed:
-        return "FAILED: it calls run_r but did not show rpart's stored output"
+        return "FAILED: it calls run_r but did not show R's stored output"
     calls_c50 = any("run_c50(" in cell.source for cell in nb.cells if cell.cell_type == "code")
     if calls_c50 and "C5.0 is not installed here" not in printed:
         return "FAILED: it calls run_c50 but did not show C5.0's stored output"
-    return "ran to its end" + (", with rpart's stored output" if calls_r else "") + (
+    return "ran to its end" + (", with R's stored output" if calls_r else "") + (
         ", with C5.0's stored output" if calls_c50 else "")
 
 

@@ -188,5 +188,5 @@ def test_the_chapters_run_without_r_in_the_colab_pass():
     assert tasks._without_r(chapter).startswith("FAILED")
     chapter.cells[0].outputs = [nbformat.v4.new_output(
         "stream", text="Rscript is not installed here: this is R's output stored ...")]
-    assert tasks._without_r(chapter) == "ran to its end, with rpart's stored output"
+    assert tasks._without_r(chapter) == "ran to its end, with R's stored output"
     assert tasks._without_r(nbformat.v4.new_notebook()) == "ran to its end"
