@@ -174,16 +174,17 @@ def test_run_r_never_stops_a_chapter_where_r_prints_otherwise(stored, monkeypatc
 
 
 def test_the_chapters_run_without_r_in_the_colab_pass():
-    """Chapters 6, 7 and 10 run R; ``tasks.py colab`` (CI runs it after the test command) runs
+    """Chapters 6, 7, 10 and 15 run R; ``tasks.py colab`` (CI runs it after the test command) runs
     every chapter with no R on the PATH and fails one whose cells call run_r without showing
-    rpart's stored output (each chapter executes once per environment: here it is only read)."""
+    R's stored output (each chapter executes once per environment: here it is only read)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("tasks", ROOT / "tasks.py")
     tasks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tasks)
     calling = [c.stem for c in CHAPTERS if "run_r(" in c.read_text()]
-    assert calling == ["06_missing_values", "07_cart", "10_cost_complexity_pruning"]
+    assert calling == ["06_missing_values", "07_cart", "10_cost_complexity_pruning",
+                       "15_rules_probabilities"]
     chapter = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("run_r(script, 'x')")])
     assert tasks._without_r(chapter).startswith("FAILED")
     chapter.cells[0].outputs = [nbformat.v4.new_output(
