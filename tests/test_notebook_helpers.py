@@ -158,10 +158,11 @@ def test_run_r_never_stops_a_chapter_where_r_prints_otherwise(stored, monkeypatc
     (tmp_path / "Rscript").chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
     text = (R_OUTPUTS / stored).read_text()
-    numbers = re.findall(r"\d+(?:\.\d+)?", text)
+    number = r"(\d+(?:\.\d+)?)((?:[eE][-+]?\d+)?)"  # mantissa, exponent (2.5e-16)
+    numbers = [m[0] for m in re.finditer(number, text)]
     assert numbers, stored
-    # the same numbers, written with one more digit (4 as 4.0, 0.25 as 0.250)
-    reformatted = re.sub(r"\d+(?:\.\d+)?", lambda m: m[0] + ("0" if "." in m[0] else ".0"),
+    # the same numbers, written with one more digit (4 as 4.0, 0.25 as 0.250, 1e-05 as 1.0e-05)
+    reformatted = re.sub(number, lambda m: m[1] + ("0" if "." in m[1] else ".0") + m[2],
                          text).replace(",", ", ")
     changed = text.replace(numbers[-1], str(float(numbers[-1]) * 1.5 + 1), 1)
     for prints, note in ((reformatted, False), (changed, True)):
