@@ -241,7 +241,8 @@ def test_a_fully_grown_cart_fits_every_row_with_known_values(make, seed):
 
 def _public_functions() -> set:
     modules = [dtree, dtree.pruning, dtree.tree, dtree.grow, dtree.export, dtree.plot,
-               dtree.surrogates, dtree.splits, dtree.impurity, dtree.report]
+               dtree.surrogates, dtree.splits, dtree.impurity, dtree.report, dtree.rules,
+               dtree.probability, dtree.selection]
     found = (getattr(module, name) for module in modules for name in module.__all__)
     return {f for f in found if callable(f) and not isinstance(f, type)}
 
@@ -285,6 +286,9 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.cp_table: lambda: dtree.cp_table(model, X, y, folds=3, random_state=0),
         dtree.tree_rules: lambda: dtree.tree_rules(model),
         dtree.export_rules: lambda: dtree.export_rules(model),
+        dtree.rules.simplify_rules: lambda: dtree.rules.simplify_rules(model, X, y),
+        dtree.probability.smoothed_tree: lambda: dtree.probability.smoothed_tree(
+            model.tree_.root, "laplace"),
     }
     for function, call in calls.items():
         call()
@@ -300,7 +304,9 @@ def test_no_public_function_changes_a_fitted_tree():
                      dtree.misclassification, dtree.info_gain, dtree.intrinsic_value,
                      dtree.gain_ratio, dtree.gini_index, dtree.corrected_t_test,
                      dtree.plot_cp,  # draws a cp table
-                     dtree.pruning.cross_validated_errors}  # fits clones of the model
+                     dtree.pruning.cross_validated_errors,  # fits clones of the model
+                     dtree.probability.class_probabilities,  # of class weights
+                     dtree.selection.independence_test, dtree.selection.two_step_choice}
     edits = {dtree.tree.make_leaf, dtree.tree.raise_branch}  # see the next test
     assert _public_functions() == set(calls) | takes_no_tree | edits
 
