@@ -329,7 +329,8 @@ class _Tree(BaseEstimator):
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
-        return self._laid_out().predict(self._encoded(X), self.predict_missing)
+        matrix = self._encoded(X)  # first: NotFittedError before the layout is looked up
+        return self._laid_out().predict(matrix, self.predict_missing)
 
     def _laid_out(self) -> Layout:
         """The fitted tree's layout for predict, laid out again if ``tree_`` is a copy or was
