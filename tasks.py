@@ -181,6 +181,25 @@ def build_chinese(output: Path, *flags: str) -> int:
     return status
 
 
+def glossary_words(glossary: str) -> list[str]:
+    """The Chinese terms of the glossary's tables (book/glossary.md), for the search's word
+    list: each run of two or more Chinese characters in a row's Chinese cells (the English
+    column and the header row left out), except the seeds' phrases quoted beside a term,
+    those with 的 or longer than eight characters ("树结构的剧烈改变", "信息增益高于平均水平"):
+    jieba keeps a word of its list whole, so a phrase would hide the terms inside it."""
+    import re
+
+    words = []
+    for line in glossary.splitlines():
+        cells = line.strip().strip("|").split("|")
+        if not line.startswith("|") or line.startswith("|---") or cells[0].strip() == "English":
+            continue
+        for cell in cells[1:]:
+            words += [word for word in re.findall(r"[\u4e00-\u9fff]{2,}", cell)
+                      if len(word) <= 8 and "的" not in word and word not in words]
+    return words
+
+
 def _chinese_config(path: str) -> int:
     """Runs inside .venv: _config.yml with the Chinese edition's title, language and catalogs."""
     import yaml
@@ -193,6 +212,14 @@ def _chinese_config(path: str) -> int:
         language="zh_CN", locale_dirs=[str(CATALOGS.parent.parent)],
         html_theme_options={"search_bar_text": "搜索本书……"},
         nb_code_prompt_show="显示代码", nb_code_prompt_hide="隐藏代码")
+    # the search index in Chinese words: Sphinx's Chinese search (sphinx.search.zh) cuts the
+    # text with jieba, which keeps the glossary's terms whole once they are in its dictionary
+    words = Path(path).resolve().with_name("search_words.zh.txt")
+    words.parent.mkdir(parents=True, exist_ok=True)
+    words.write_text("".join(f"{word}\n" for word in glossary_words(
+        (ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))), encoding="utf-8")
+    config["sphinx"]["config"].update(html_search_language="zh",
+                                      html_search_options={"dict": str(words)})
     config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
     # jupyter-book takes the extensions' folders relative to the configuration file
     config["sphinx"]["local_extensions"] = {

@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -315,6 +316,88 @@ def test_page_fits_the_window(browsed, page):
 def test_chapter_11_widget_draws_offline(browsed):
     seen = browsed["book/11_pessimistic_pruning"]
     assert seen["widgets"] >= 1 and seen["drawn"] == seen["widgets"] and not seen["remote"]
+
+
+#: Chinese words a reader searches for (issue 34): a term of the glossary's, kept whole by the
+#: search's word list, and one jieba knows without it
+SEARCHED = ("基尼指数", "勘误", "悲观剪枝")
+
+
+def search_index(html: Path) -> dict:
+    """The search index Sphinx wrote into ``html`` (searchindex.js: Search.setIndex({...}))."""
+    text = (html / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("(") + 1:text.rindex(")")])
+
+
+def pages_using(html: Path, word: str) -> set[str]:
+    """The pages of the edition in ``html`` whose article shows ``word``."""
+    found = set()
+    for page in search_index(html)["docnames"]:
+        soup = BeautifulSoup((html / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+        if word in soup.select_one("article").get_text():
+            found.add(page)
+    return found
+
+
+#: The pages a search lists (their links, without anchor), once the search page has finished:
+#: Sphinx's searchtools.js writes its summary ("搜索完成……") after the last result
+_SEARCH_RESULTS = """new Promise(resolve => {
+  const start = Date.now();
+  const poll = () => {
+    const summary = document.querySelector('#search-results .search-summary');
+    if (summary && summary.innerText.trim()) {
+      resolve([...document.querySelectorAll('#search-results ul.search li a')]
+        .map(a => a.getAttribute('href').split('#')[0].split('?')[0].replace(/\\.html$/, '')));
+    } else if (Date.now() - start > 30000) {
+      resolve(null);
+    } else {
+      setTimeout(poll, 100);
+    }
+  };
+  poll();
+})"""
+
+
+def test_search_words_are_the_glossarys_terms():
+    # each run of Chinese characters in the glossary's Chinese cells, without the seeds'
+    # phrases quoted beside a term; the header's 中文 and the English column give none
+    words = tasks.glossary_words((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
+    assert {"基尼指数", "悲观剪枝", "信息增益", "代价复杂度剪枝", "替代划分", "信息增益比",
+            "色泽", "拖欠贷款者"} <= set(words)
+    assert not {"中文", "树结构的剧烈改变", "信息增益高于平均水平", "最常出现的值"} & set(words)
+    assert len(words) == len(set(words)) and all(len(word) >= 2 for word in words)
+    table = "| English | 中文 |\n|---|---|\n| gain ratio | 增益率 (seed: 信息增益比) |\n"
+    assert tasks.glossary_words(table) == ["增益率", "信息增益比"]
+
+
+def test_chinese_search_index_holds_chinese_words(book, zh_book):
+    # jieba cuts the Chinese text into words (sphinx.search.zh); without it the index holds
+    # the Latin words only, and 基尼指数, 悲观剪枝, 信息增益 are single words only through
+    # the word list made from the glossary
+    assert zh_book == 0
+    index = search_index(book[2] / "zh")
+    for word in SEARCHED + ("信息增益", "西瓜"):
+        assert word in index["terms"] or word in index["titleterms"], word
+    assert "基尼指数" in index["terms"] and "book/errata" in map(
+        index["docnames"].__getitem__, index["terms"]["悲观剪枝"])
+    # the English edition's search is Sphinx's English one, as before: it cuts at spaces and
+    # punctuation, so a seed's line quoted on the errata page (its typo table) is one "word"
+    phrase = "将原本的训练集进一步划分成训练集和验证集"
+    assert phrase in search_index(book[2])["terms"] and phrase not in index["terms"]
+
+
+@requires_chromium
+@pytest.mark.parametrize("word", SEARCHED)
+def test_chinese_search_finds_the_pages_that_use_a_word(book, zh_book, browser, word):
+    assert zh_book == 0
+    html = book[2] / "zh"
+    browser.open(f"{(html / 'search.html').as_uri()}?q={urllib.parse.quote(word)}")
+    found = browser._evaluate(_SEARCH_RESULTS)
+    assert found is not None, f"the search for {word} did not finish in 30 s"
+    using = pages_using(html, word)
+    assert "book/errata" in using and len(using) >= 3
+    assert set(found) == using, (f"{word}: found but not used {sorted(set(found) - using)}, "
+                                 f"used but not found {sorted(using - set(found))}")
 
 
 # ------------------------------------------------------------- the checks can fail

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,3 +230,102 @@ def test_rst_roles_are_found():
     ("决策树", True)])
 def test_messages_without_prose_need_no_translator(message, prose_in_it):
     assert tasks.needs_translation(message) is prose_in_it
+
+
+# ------------------------------------------------------------- quotations of the seeds
+#: The lines of the source notes (the seeds) that the errata page quotes, copied verbatim with
+#: the seed's number and the line's: the seeds are not part of the repository
+SEED_LINES = ROOT / "tests" / "seed_lines.txt"
+#: A quotation in Chinese (“…”), except the reading the book gives a seed's words ("“单节点”应
+#: 读作“单个测试”"); in English, a quotation with Chinese in it ("单节点树")
+QUOTE_ZH = re.compile(r"(?<!应理解为)(?<!应读作)“([^”]*)”")
+QUOTE_EN = re.compile(r'"([^"]*[\u4e00-\u9fff][^"]*)"')
+
+
+def seed_lines(text: str) -> dict[str, list[str]]:
+    """seed -> its quoted lines, from SEED_LINES' "seed:line:text" rows (# starts a comment)."""
+    lines = {}
+    for row in text.splitlines():
+        if row.strip() and not row.startswith("#"):
+            seed, _, line = row.split(":", 2)
+            lines.setdefault(seed, []).append(line)
+    return lines
+
+
+def errata_seeds(markdown: str) -> tuple[str, list[tuple[int, str | None]]]:
+    """The errata page's text, its lines joined by spaces, and where each line starts in it with
+    the seed it speaks of: a line in a seed's section (## Seed 004 — …) speaks of that seed, a
+    line in a box (:::{admonition} Note (seed 002, line 245): …) of the box's seed, any other
+    line of none."""
+    joined, starts, section, box = "", [], None, None
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section = (re.match(r"## Seed (\d{3})\b", line) or [None, None])[1]
+        elif line.startswith(":::{admonition}"):
+            box = (re.search(r"\(seed (\d{3})\b", line) or [None, None])[1]
+        elif line.strip() == ":::":
+            box = None
+        starts.append((len(joined), box or section))
+        joined += " ".join(line.split()) + " "
+    return joined, starts
+
+
+def seed_quotations(catalog, markdown: str) -> list[tuple[str, str, str]]:
+    """(seed, quotation, message) of every quotation on the errata page that claims to be a
+    seed's words: the Chinese ones of each translation and the Chinese in quotes of each
+    English message, in a message that speaks of one seed."""
+    joined, starts = errata_seeds(markdown)
+    found = []
+    for message in catalog:
+        quotes = QUOTE_ZH.findall(message.string or "") + QUOTE_EN.findall(message.id or "")
+        if not quotes:
+            continue
+        at = joined.find(" ".join(message.id.split()))
+        assert at >= 0, f"not found on the errata page: {message.id[:80]!r}"
+        seed = [seed for start, seed in starts if start <= at][-1]
+        found += [(seed, quote, message.id) for quote in quotes if seed]
+    return found
+
+
+def misquotes(quotations: list[tuple[str, str, str]], lines: dict[str, list[str]]) -> list[str]:
+    """The quotations that no quoted line of their seed holds word for word; a quotation that is
+    one formula ($...$) is looked for without its dollars, which the book adds."""
+    def holds(seed: str, quote: str) -> bool:
+        bare = quote[1:-1] if re.fullmatch(r"\$[^$]+\$", quote) else quote
+        return any(quote in line or bare in line for line in lines.get(seed, []))
+
+    return [f"seed {seed}: “{quote}” in {message[:60]!r}"
+            for seed, quote, message in quotations if not holds(seed, quote)]
+
+
+def test_errata_page_quotes_the_seeds_word_for_word():
+    # issue 34: five titles put a paraphrase in quotation marks (“更好或更简单” for seed 000's
+    # 效果更好或复杂度更低); a quotation is the seed's exact words, or it is no quotation
+    with (tasks.CATALOGS / "book" / "errata.po").open("rb") as chinese:
+        catalog = read_po(chinese, locale="zh_CN")
+    quotations = seed_quotations(catalog, (ROOT / "book" / "errata.md").read_text("utf-8"))
+    assert len(quotations) >= 30 and {seed for seed, _, _ in quotations} == {
+        "000", "001", "002", "003", "004"}
+    wrong = misquotes(quotations, seed_lines(SEED_LINES.read_text(encoding="utf-8")))
+    assert not wrong, "quoted, but not the seed's words:\n  " + "\n  ".join(wrong)
+
+
+def test_misquotes_are_found():
+    markdown = ("# Errata\n\nSee {ref}`what \"verified\" means <x>`.\n\n"
+                "## Seed 000 — 决策树\n\n| 127 | {ref}`\"Better\" <a>` |\n"
+                "| 9 | {ref}`The line <b>` |\n\n## Notes\n\n"
+                ":::{admonition} Note (seed 002, line 245): a \"single-node tree\"\n:class: note\n"
+                "The seed says \"单节点树\"\nand more.\n:::\n")
+    catalog = Catalog(locale="zh_CN")
+    for english, chinese in [("See {ref}`what \"verified\" means <x>`.", "见{ref}`“验证” <x>`。"),
+                             ("{ref}`\"Better\" <a>`", "{ref}`“更好或更简单” <a>`"),
+                             ("{ref}`The line <b>`", "{ref}`“效果更好”应读作“更好” <b>`"),
+                             ("The seed says \"单节点树\"\nand more.", "源笔记说“单节点”")]:
+        catalog.add(english, chinese)
+    quotations = seed_quotations(catalog, markdown)
+    assert [(seed, quote) for seed, quote, _ in quotations] == [
+        ("000", "更好或更简单"), ("000", "效果更好"), ("002", "单节点"), ("002", "单节点树")]
+    lines = {"000": ["如果剪枝后效果更好或复杂度更低,就执行剪枝。"], "002": ["形成单节点树。"]}
+    assert [m.split(" in ")[0] for m in misquotes(quotations, lines)] == [
+        "seed 000: “更好或更简单”"]
+    assert misquotes([("004", "$a^* = f(a)$", "")], {"004": ["a^* = f(a)"]}) == []
