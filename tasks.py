@@ -162,8 +162,9 @@ TRANSLATED = ("book/index", "book/01_preface", "book/02_growing_a_tree", "book/0
               "book/04_id3", "book/05_c45", "book/06_missing_values", "book/07_cart",
               "book/08_pre_pruning", "book/09_reduced_error_pruning",
               "book/10_cost_complexity_pruning", "book/11_pessimistic_pruning",
-              "book/12_case_studies", "book/13_beyond_one_tree", "book/14_boosting", "book/api",
-              "book/errata", "book/glossary", "book/bibliography")
+              "book/12_case_studies", "book/13_beyond_one_tree", "book/14_boosting",
+              "book/15_rules_probabilities", "book/api", "book/errata", "book/glossary",
+              "book/bibliography")
 CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
 
 
