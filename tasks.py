@@ -448,7 +448,7 @@ def _colab_execute(python: str, *paths: str) -> int:
             try:
                 NotebookClient(nb, timeout=600, kernel_name="colab",
                                resources={"metadata": {"path": str(path.parent)}}).execute()
-                outcome = _without_r(nb)
+                outcome = _without_references(nb)
                 if outcome.startswith("FAILED"):
                     failed.append(path.name)
             except CellExecutionError as error:
@@ -462,20 +462,27 @@ def _colab_execute(python: str, *paths: str) -> int:
     return 1 if failed else 0
 
 
-def _without_r(nb) -> str:
-    """How an executed chapter ran without R: a chapter whose cells call ``run_r`` must have
-    said, as it showed R's stored output (rpart's, partykit's), that Rscript is missing (and its
-    asserts, which compare dtree with that output, passed: it ran to its end)."""
-    calls_r = any("run_r(" in cell.source for cell in nb.cells if cell.cell_type == "code")
+#: the programs a chapter may run that Colab lacks: the call in a cell, the program's name, and
+#: what the call prints where the program is missing, before it shows the stored output
+STORED_OUTPUTS = (("run_r(", "R", "Rscript is not installed here"),
+                  ("run_c50(", "C5.0", "C5.0 is not installed here"))
+
+
+def _without_references(nb) -> str:
+    """How an executed chapter ran without R and C5.0: a chapter whose cells call ``run_r``
+    (``run_c50``) must have said, as it showed the program's stored output (rpart's,
+    partykit's; C5.0's), that the program is missing (and its asserts, which compare dtree
+    with that output, passed: it ran to its end)."""
+    code = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
     printed = "".join(output.get("text", "") for cell in nb.cells if cell.cell_type == "code"
                       for output in cell.outputs if output.output_type == "stream")
-    if calls_r and "Rscript is not installed here" not in printed:
-        return "FAILED: it calls run_r but did not show R's stored output"
-    calls_c50 = any("run_c50(" in cell.source for cell in nb.cells if cell.cell_type == "code")
-    if calls_c50 and "C5.0 is not installed here" not in printed:
-        return "FAILED: it calls run_c50 but did not show C5.0's stored output"
-    return "ran to its end" + (", with R's stored output" if calls_r else "") + (
-        ", with C5.0's stored output" if calls_c50 else "")
+    shown = []
+    for call, program, notice in STORED_OUTPUTS:
+        if call in code:
+            if notice not in printed:
+                return f"FAILED: it calls {call[:-1]} but did not show {program}'s stored output"
+            shown.append(f", with {program}'s stored output")
+    return "ran to its end" + "".join(shown)
 
 
 def lab(*options: str) -> int:

@@ -393,8 +393,9 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         class weights (:mod:`dtree.probability`); the frequencies are the tree's own."""
         if self.probability == "frequency":
             return self._predict_values(X)
-        probability = OneOf(PROBABILITY)(self.probability, "probability")  # may change after fit
-        m = Interval(0)(self.m, "m")
+        check = self._parameters  # both may change after fit
+        probability = check["probability"](self.probability, "probability")
+        m = check["m"](self.m, "m")
         matrix, layout = self._encoded(X), self._laid_out()
         made = self.__dict__.get("_smoothed")  # (for which layout, estimate, m, smoothed layout)
         if made is None or made[0] is not layout or made[1:3] != (probability, m):
@@ -1262,7 +1263,7 @@ class CARTClassifier(_CART, _TreeClassifier):
     [1.0]
     """
 
-    _parameters = {**_CART._parameters, "probability": OneOf(PROBABILITY), "m": Interval(0),
+    _parameters = {**_TreeClassifier._parameters, **_CART._parameters,
                    "criterion": OneOf(("gini", "entropy", "log_loss")),
                    "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
                    "class_weight": AtFit(),  # checked by scikit-learn's compute_sample_weight

@@ -44,13 +44,8 @@ __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_step
            "prune_pessimistic", "weakest_links", "resubstitution_cost", "cross_validated_errors",
            "PRUNERS"]
 
-#: the pruners an estimator's ``pruning`` parameter can name (None: no pruning); what each does
-#: at the end of ``fit`` is in :data:`AT_FIT`
-PRUNERS = ("error_based", "pessimistic", "reduced_error", "validation")
-
 #: the node costs R(t) the path can use
 COSTS = ("impurity", "error")
-
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,7 @@ class PruningPath:
 
 
 def _cost_arrays(root: Node, cost: str, costs: np.ndarray | None = None
-            ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
+                 ) -> tuple[list[Node], np.ndarray, np.ndarray, np.ndarray]:
     """The nodes in pre-order, each one's parent (-1 for the root), subtree size (its subtree is
     ``nodes[i : i + size[i]]``) and cost R(t): (W_t / W) I(t), or the weight t misclassifies
     over W (its weight less its majority class's). A CART row that stays at an internal node
@@ -1028,7 +1023,6 @@ def _pruned_errors(end, parent, cut_at, alphas, round_off, output, target, w, cl
     return risk, square
 
 
-
 @dataclass(frozen=True)
 class Grown:
     """What ``fit`` hands a pruner besides the tree: the model (its parameters), the number of
@@ -1051,7 +1045,7 @@ def _at_fit_error_based(tree: Node, fit: Grown) -> pd.DataFrame:
 
 
 #: ``pruning=`` name -> how ``fit`` prunes the grown tree in place with it; returns the log.
-#: A new pruner is a function here and a name in :data:`PRUNERS`.
+#: A new pruner is a function here.
 AT_FIT = {
     "error_based": _at_fit_error_based,
     "pessimistic": lambda tree, fit: _pessimistic(tree, fit.model.z, "top_down"),
@@ -1062,6 +1056,8 @@ AT_FIT = {
         tree, *fit.held_out(), fit.n_classes, fit.model.predict_missing,
         fit.model._decision_loss(fit.n_classes)),
 }
+#: the pruners an estimator's ``pruning`` parameter can name (None: no pruning)
+PRUNERS = tuple(AT_FIT)
 
 
 def refuse_second_pruning(first: str, second: str) -> None:

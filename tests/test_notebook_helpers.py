@@ -187,8 +187,8 @@ def test_the_chapters_run_without_r_in_the_colab_pass():
     assert calling == ["06_missing_values", "07_cart", "10_cost_complexity_pruning",
                        "15_rules_probabilities"]
     chapter = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("run_r(script, 'x')")])
-    assert tasks._without_r(chapter).startswith("FAILED")
+    assert tasks._without_references(chapter).startswith("FAILED")
     chapter.cells[0].outputs = [nbformat.v4.new_output(
         "stream", text="Rscript is not installed here: this is R's output stored ...")]
-    assert tasks._without_r(chapter) == "ran to its end, with R's stored output"
-    assert tasks._without_r(nbformat.v4.new_notebook()) == "ran to its end"
+    assert tasks._without_references(chapter) == "ran to its end, with R's stored output"
+    assert tasks._without_references(nbformat.v4.new_notebook()) == "ran to its end"
