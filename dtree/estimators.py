@@ -382,11 +382,15 @@ class _Tree(BaseEstimator):
         return tags
 
 
+#: every classifier's probability estimate and its m (:mod:`dtree.probability`)
+_ESTIMATES = {"probability": OneOf(PROBABILITY), "m": Interval(0)}
+
+
 class _TreeClassifier(ClassifierMixin, _Tree):
     """A tree whose leaves hold class distributions."""
 
     classes_: np.ndarray
-    _parameters = {**_Tree._parameters, "probability": OneOf(PROBABILITY), "m": Interval(0)}
+    _parameters = {**_Tree._parameters, **_ESTIMATES}
 
     def _probabilities(self, X: ArrayLike) -> np.ndarray:
         """Each row's class probabilities as ``probability`` estimates them from the leaves'
@@ -1263,7 +1267,7 @@ class CARTClassifier(_CART, _TreeClassifier):
     [1.0]
     """
 
-    _parameters = {**_TreeClassifier._parameters, **_CART._parameters,
+    _parameters = {**_CART._parameters, **_ESTIMATES,
                    "criterion": OneOf(("gini", "entropy", "log_loss")),
                    "priors": AtFit(), "loss": AtFit(),  # their shapes: one per class
                    "class_weight": AtFit(),  # checked by scikit-learn's compute_sample_weight
