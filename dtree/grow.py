@@ -65,9 +65,10 @@ SUBTREE_ENTRIES = 2**18
 #: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split), and the names
 #: by which it writes each code: the reason's own, in capitals
 SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
-                   "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease")
+                   "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease",
+                   "empty")
 (PURE, MAX_DEPTH, MIN_SAMPLES_SPLIT, PURITY_THRESHOLD, NO_ATTRIBUTES, NO_SPLIT, MIN_SAMPLES_LEAF,
- MIN_IMPURITY_DECREASE) = range(1, len(SUBTREE_REASONS))
+ MIN_IMPURITY_DECREASE, EMPTY) = range(1, len(SUBTREE_REASONS))
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
 #: a tree whose root's sorted rows have at most this many entries (4 MiB) never sorts again
@@ -229,7 +230,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     work = []
     width = len(features) + int(data.n_categories.max(initial=0))
     compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
-                      if _subtrees_compiled(data, rules, stopping, complete) else 0)
+                      if _subtrees_compiled(rules, stopping) else 0)
 
     def add(node, rows, weights, order, pure, available):
         if not best_first:
@@ -256,7 +257,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                 order = data.sorted_rows(rows)
             if len(rows) <= compiled_below and not pure:
                 _grow_compiled(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority, categories)
+                               stopping, priority, categories, shared)
                 continue
             chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
                                     stopping, rank, draw)
@@ -323,16 +324,13 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     return root
 
 
-def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingRules,
-                       complete: bool) -> bool:
-    """Whether :func:`grow_subtree` may grow the small subtrees: binary splits by a
-    criterion of class counts or sums (not the absolute error) or by the gain ratio, CART's
-    or (with ``gain_filter`` "average" or None, J48 not) on numeric attributes only,
-    with surrogates or no value missing (``complete``), every attribute scored at every
-    node, depth first.
+def _subtrees_compiled(rules: SplitRules, stopping: StoppingRules) -> bool:
+    """Whether :func:`grow_subtree` may grow the small subtrees: splits by a criterion of
+    class counts or sums (not the absolute error) or by the gain ratio, with ``gain_filter``
+    "average" or None, J48's rules not, a row whose tested value is missing sent by the
+    surrogates or to every branch, every attribute scored at every node, depth first.
     Every rule that grow_subtree does not read has its default value (so a rule added later
     keeps the generic grower until grow_subtree reads it)."""
-    binary = rules.binary or bool((data.slot >= 0).all())  # a numeric split is binary
     read = (SplitRules(rules.criterion, rules.gain_filter if rules.gain_filter == "average"
                        else None, min_samples_leaf=rules.min_samples_leaf, binary=rules.binary,
                        max_surrogates=rules.max_surrogates,
@@ -340,16 +338,17 @@ def _subtrees_compiled(data: TrainingSet, rules: SplitRules, stopping: StoppingR
             StoppingRules(stopping.max_depth, stopping.min_samples_split,
                           stopping.min_impurity_decrease, stopping.purity_threshold,
                           stopping.weighted_decrease))
-    return ((complete or rules.max_surrogates is not None) and (rules, stopping) == read
-            and binary and rules.criterion != "absolute_error")
+    return (rules, stopping) == read and rules.criterion != "absolute_error"
 
 
 def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
                    pure: bool, available: np.ndarray, data: TrainingSet, rules: SplitRules,
-                   stopping: StoppingRules, priority: np.ndarray, categories: list) -> None:
+                   stopping: StoppingRules, priority: np.ndarray, categories: list,
+                   shared: dict) -> None:
     """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
     and make its Nodes, as :func:`grow` would have made them one by one. ``categories[j]``:
-    column j's category labels (None for a numeric column)."""
+    column j's category labels (None for a numeric column); ``shared``, as
+    :func:`_attach_split` keeps it."""
     n_classes, names = data.n_classes, data.names
     top = float(node.prediction.max()) if n_classes else 0.0
     search = compiled(grow_subtree)
@@ -364,25 +363,24 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         stopping.min_samples_split, float(stopping.purity_threshold),
         float(stopping.min_impurity_decrease), stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates,
-        rules.criterion == "gain_ratio", rules.gain_filter == "average")
+        rules.criterion == "gain_ratio", rules.gain_filter == "average", rules.binary)
     # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
-    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they.
-    # No node is empty: each split leaves rows, all of positive weight, on both sides.
+    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they
     predictions = list(_predictions(stats[1:], weight[1:], n_classes))  # of the nodes below
     values = list(stats[1:].copy()) if n_classes else predictions
     made = [node] + [Node(*fields) for fields in zip(
         values, predictions, n_samples[1:].tolist(), weight[1:].tolist(),
         impurity[1:].tolist(), depth[1:].tolist())]
     split = np.flatnonzero(reason == 0)
+    n_codes = data.n_categories.tolist()
+    multiway = [n_codes[j] > 0 and not rules.binary for j in feature[split].tolist()]
     # every candidate's score kept, as _stop_or_split keeps it
     scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
-    for k, row, tied_here in zip(scored.tolist(), scores[scored], tied[scored].tolist()):
-        if rules.criterion == "gain_ratio":  # the scores and, where they differ, the gains
-            features = np.flatnonzero(~np.isnan(row)).tolist()
-            made[k].record_scores(names, features, row[features].tolist(),
-                                  gains[k, features].tolist())
-        else:
-            made[k].record_scores(names, None, row)  # the kernel's row, NaN for no candidate
+    # the kernel's rows, NaN for no candidate; the gains where they differ from the scores
+    differ = ((scores[scored] != gains[scored]) & ~np.isnan(scores[scored])).any(axis=1)
+    for k, row, tied_here, own_gains in zip(scored.tolist(), scores[scored],
+                                            tied[scored].tolist(), differ.tolist()):
+        made[k].record_scores(names, None, row, gains[k] if own_gains else None)
         if rules.gain_filter is not None:
             made[k].shortlist = tuple(itertools.compress(names, shortlist[k].tolist()))
         if sum(tied_here) > 1:
@@ -390,18 +388,28 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
-    n_codes = data.n_categories.tolist()
-    for k, c, j, t, score, shares in zip(split.tolist(), first.tolist(), tested.tolist(),
-                                         threshold[split].tolist(),
-                                         scores[split, tested].tolist(), fractions[split]):
+    for k, c, j, t, score, shares, ways in zip(split.tolist(), first.tolist(), tested.tolist(),
+                                               threshold[split].tolist(),
+                                               scores[split, tested].tolist(),
+                                               fractions[split], multiway):
         node = made[k]
         node.feature, node.feature_index, node.score = names[j], j, score
-        node.branch_fractions, node.children = shares, made[c:c + 2]
-        if n_codes[j]:
+        width = n_codes[j] if ways else 2
+        node.branch_fractions, node.children = shares[:width], made[c:c + width]
+        if ways:
+            if j not in shared:
+                shared[j] = _one_branch_each(categories[j])
+            node.category_sets, node.branch_of_code = shared[j]
+        elif n_codes[j]:
             node.category_sets, node.branch_of_code = _bipartition(
                 categories[j], sides[k, :n_codes[j]].tolist())
         else:
             node.threshold = t
+        for child_node in node.children:
+            if child_node.stop_reason == "empty":  # it predicts like its parent
+                child_node.prediction = node.prediction
+                if not n_classes:
+                    child_node.value = node.prediction
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
@@ -422,31 +430,34 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
 def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
-                 weighted_decrease, total_weight, max_surrogates, by_ratio, average_filter):
-    """:func:`grow` for a node's whole subtree in one call, CART's binary splits with
-    surrogates or no value missing (see :func:`_subtrees_compiled`), the same rules in
-    the same order: each node stops by the first stopping rule that applies
-    (``max_depth`` -1 for none), else it is split by the best allowed attribute of
-    :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`, to the lowest
-    ``priority``; by Gain / IV if ``by_ratio``, among the attributes whose gain ties with the
-    average gain or exceeds it if ``average_filter``, as :func:`_stop_or_split`) unless its
-    decrease is below ``min_impurity_decrease``; its surrogates are
-    searched (``max_surrogates`` -1 for none) and its rows handed down by
+                 weighted_decrease, total_weight, max_surrogates, by_ratio, average_filter,
+                 binary):
+    """:func:`grow` for a node's whole subtree in one call (see :func:`_subtrees_compiled`
+    for the configurations), the same rules in the same order: each node stops by the first
+    stopping rule that applies (``max_depth`` -1 for none), else it is split by the best
+    allowed attribute of :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`,
+    to the lowest ``priority``; by Gain / IV if ``by_ratio``, among the attributes whose gain
+    ties with the average gain or exceeds it if ``average_filter``, as :func:`_stop_or_split`)
+    unless its decrease is below ``min_impurity_decrease``; its surrogates are searched
+    (``max_surrogates`` -1 for none) and its rows handed down by
     :func:`dtree.kernels.partition`, a row whose tested value is missing as
-    :func:`dtree.tree.branches` sends it at fit. ``pure``, ``depth``, ``weight0`` and ``top0`` (the
-    largest class share) describe the node itself.
+    :func:`dtree.tree.branches` sends it at fit: by the surrogates, or without them to every
+    branch. A categorical attribute splits in two if ``binary``, else into one branch per
+    category, and is then no longer available below. ``pure``, ``depth``, ``weight0`` and
+    ``top0`` (the largest class share) describe the node itself.
 
-    Returns arrays over the subtree's nodes, the node first and a node's two children
-    numbered consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
+    Returns arrays over the subtree's nodes, the node first and a node's children numbered
+    consecutively: the first child (-1 for a leaf), rows, depth, weight, impurity and
     statistics, the stop reason (a code of ``SUBTREE_REASONS``), the feature (-1 for a leaf),
     threshold (NaN for categories) and each category code's side (-1 for none), every
     attribute's score and gain (NaN where it is no candidate or the node was not scored), the
     tied attributes, those that competed on score, the branch fractions, the majority side
     (-1 for none), and per node its surrogates' number, features, agreements, adjusted
     agreements, thresholds, whether reversed and category codes' sides."""
-    cap = 2 * len(rows) - 1  # every split leaves rows in both children
+    cap = 2 * len(rows) - 1  # enough for binary splits of rows sent down one branch each
     n_features, most = XT.shape[0], max(max_surrogates, 1)
     n_codes = max(1, n_categories.max())
+    n_ways = 2 if binary else max(2, n_codes)
     child = np.full(cap, -1, np.int64)
     n_samples, node_depth = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
     weight, impurity_of, top = np.zeros(cap), np.zeros(cap), np.zeros(cap)
@@ -455,17 +466,17 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     threshold, sides = np.full(cap, np.nan), np.full((cap, n_codes), -1, np.int64)
     scores, gains = np.full((cap, n_features), np.nan), np.full((cap, n_features), np.nan)
     tied, shortlist = np.zeros((cap, n_features), np.bool_), np.zeros((cap, n_features), np.bool_)
-    fractions, majority = np.zeros((cap, 2)), np.full(cap, -1, np.int64)
+    fractions, majority = np.zeros((cap, n_ways)), np.full(cap, -1, np.int64)
     n_surrogates = np.zeros(cap, np.int64)
     surrogate_feature = np.zeros((cap, most), np.int64)
     agreement, adjusted = np.zeros((cap, most)), np.zeros((cap, most))
     cut, lower_right = np.zeros((cap, most)), np.zeros((cap, most), np.bool_)
     surrogate_sides = np.full((cap, most, n_codes), -1, np.int8)
     n_samples[0], node_depth[0], weight[0], top[0] = len(rows), depth, weight0, top0
-    stack = [(0, rows, w, order, pure)]
+    stack = [(0, rows, w, order, pure, attrs)]
     n_nodes = 1
     while len(stack) > 0:
-        k, r, wk, ok, is_pure = stack.pop()
+        k, r, wk, ok, is_pure, available = stack.pop()
         if is_pure:
             reason[k] = PURE
         elif max_depth >= 0 and node_depth[k] >= max_depth:
@@ -474,19 +485,19 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             reason[k] = MIN_SAMPLES_SPLIT
         elif n_classes > 0 and top[k] >= purity_threshold:
             reason[k] = PURITY_THRESHOLD
-        elif len(attrs) == 0:
+        elif len(available) == 0:
             reason[k] = NO_ATTRIBUTES
         if reason[k] > 0:
             continue
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
-            XT, y, n_classes, impurity, r, wk, ok, attrs, n_categories, slot, False, min_leaf,
-            False, False, True, discount, False, 0.0)
+            XT, y, n_classes, impurity, r, wk, ok, available, n_categories, slot, False,
+            min_leaf, False, False, binary, discount, False, 0.0)
         n_candidates, gain_sum, blocked = 0, 0.0, False
-        for a in range(len(attrs)):
+        for a in range(len(available)):
             if allowed[a]:
-                gains[k, attrs[a]] = gain[a]
-                scores[k, attrs[a]] = (gain[a] / iv[a] if iv[a] > 0 else 0.0) if by_ratio \
-                    else gain[a]
+                gains[k, available[a]] = gain[a]
+                scores[k, available[a]] = (gain[a] / iv[a] if iv[a] > 0 else 0.0) \
+                    if by_ratio else gain[a]
                 n_candidates += 1
                 gain_sum += gain[a]
             elif n_branches[a] >= 2:
@@ -495,16 +506,16 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             reason[k] = MIN_SAMPLES_LEAF if blocked else NO_SPLIT
             continue
         average, best = gain_sum / n_candidates, -np.inf
-        for a in range(len(attrs)):
+        for a in range(len(available)):
             if allowed[a] and (not average_filter or ties(gain[a], average)):
-                shortlist[k, attrs[a]] = True
-                best = max(best, scores[k, attrs[a]])
+                shortlist[k, available[a]] = True
+                best = max(best, scores[k, available[a]])
         chosen, n_tied = -1, 0
-        for a in range(len(attrs)):
-            if shortlist[k, attrs[a]] and ties(scores[k, attrs[a]], best):
-                tied[k, attrs[a]] = True
+        for a in range(len(available)):
+            if shortlist[k, available[a]] and ties(scores[k, available[a]], best):
+                tied[k, available[a]] = True
                 n_tied += 1
-                if chosen < 0 or priority[attrs[a]] < priority[attrs[chosen]]:
+                if chosen < 0 or priority[available[a]] < priority[available[chosen]]:
                     chosen = a
         decrease = gain[chosen]
         if weighted_decrease:
@@ -512,11 +523,15 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         if not ties(decrease, min_impurity_decrease):
             reason[k] = MIN_IMPURITY_DECREASE
             continue
-        j = attrs[chosen]
+        j = available[chosen]
         feature[k], threshold[k] = j, at[chosen]
+        multiway = n_categories[j] > 0 and not binary
         for c in range(n_categories[j]):
-            sides[k, c] = split_sides[chosen, c]
-        if max_surrogates >= 0:
+            sides[k, c] = c if multiway else split_sides[chosen, c]
+        width = n_categories[j] if multiway else 2
+        below = available[available != j] if multiway else available
+        sent = np.full(len(r), SPREAD, np.int64)  # a row whose tested value is missing goes
+        if max_surrogates >= 0:  # to every branch, or with surrogates as they place it
             majority[k], ranked, agree, adjust, surrogate_cut, reverse, codes = (
                 _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
                                  max_surrogates))
@@ -527,35 +542,54 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                 cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
                 for c in range(n_categories[ranked[s]]):
                     surrogate_sides[k, s, c] = codes[ranked[s], c]
-        sent = np.full(len(r), SPREAD, np.int64)  # a row whose tested value is missing goes
-        for i in range(len(r)):  # by the first surrogate that places it, else the majority
-            if not math.isnan(XT[j, r[i]]):  # side, else nowhere (dtree.tree.branches)
-                continue
-            sent[i] = majority[k] if majority[k] >= 0 else STAY
-            for s in range(n_surrogates[k]):
-                f = surrogate_feature[k, s]
-                b = branch_of(XT[f, r[i]], cut[k, s], surrogate_sides[k, s], 0)
-                if b >= 0:
-                    sent[i] = 1 - b if lower_right[k, s] else b
-                    break
+            for i in range(len(r)):  # by the first surrogate that places it, else the
+                if not math.isnan(XT[j, r[i]]):  # majority side, else nowhere
+                    continue  # (dtree.tree.branches)
+                sent[i] = majority[k] if majority[k] >= 0 else STAY
+                for s in range(n_surrogates[k]):
+                    f = surrogate_feature[k, s]
+                    b = branch_of(XT[f, r[i]], cut[k, s], surrogate_sides[k, s], 0)
+                    if b >= 0:
+                        sent[i] = 1 - b if lower_right[k, s] else b
+                        break
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], sides[k], 2, sent, y, n_classes,
-            impurity, r, wk, ok)
-        fractions[k] = shares
+            XT[j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
+        if n_nodes + width > cap:  # rows sent down every branch, or branches left empty
+            cap = 2 * (n_nodes + width)
+            child, n_samples, node_depth, reason, feature, majority, n_surrogates = (
+                _enlarged(child, cap, -1), _enlarged(n_samples, cap, 0),
+                _enlarged(node_depth, cap, 0), _enlarged(reason, cap, 0),
+                _enlarged(feature, cap, -1), _enlarged(majority, cap, -1),
+                _enlarged(n_surrogates, cap, 0))
+            weight, impurity_of, top, threshold, stats, fractions = (
+                _enlarged(weight, cap, 0.0), _enlarged(impurity_of, cap, 0.0),
+                _enlarged(top, cap, 0.0), _enlarged(threshold, cap, np.nan),
+                _enlarged(stats, cap, 0.0), _enlarged(fractions, cap, 0.0))
+            sides, scores, gains = (_enlarged(sides, cap, -1), _enlarged(scores, cap, np.nan),
+                                    _enlarged(gains, cap, np.nan))
+            tied, shortlist = _enlarged(tied, cap, False), _enlarged(shortlist, cap, False)
+            surrogate_feature, agreement, adjusted, cut, lower_right, surrogate_sides = (
+                _enlarged(surrogate_feature, cap, 0), _enlarged(agreement, cap, 0.0),
+                _enlarged(adjusted, cap, 0.0), _enlarged(cut, cap, 0.0),
+                _enlarged(lower_right, cap, False), _enlarged(surrogate_sides, cap, -1))
+        fractions[k, :width] = shares
         child[k] = n_nodes
         n_sorted = ok.shape[0]
-        for b in range(2):
+        for b in range(width):
             c, first, last = n_nodes + b, start[b], start[b + 1]
             n_samples[c], node_depth[c] = last - first, node_depth[k] + 1
             weight[c], impurity_of[c] = child_weight[b], child_impurity[b]
             stats[c] = child_stats[b]
+            if last == first:  # no training row reached it
+                reason[c] = EMPTY
+                continue
             if n_classes > 0:
                 top[c] = (child_stats[b] / child_weight[b]).max()
             stack.append((c, child_rows[first:last].copy(), child_w[first:last].copy(),
                           child_order[n_sorted * first:n_sorted * last].copy().reshape(
-                              n_sorted, last - first), child_pure[b]))
-        n_nodes += 2
+                              n_sorted, last - first), child_pure[b], below))
+        n_nodes += width
     return (child[:n_nodes], n_samples[:n_nodes], node_depth[:n_nodes], weight[:n_nodes],
             impurity_of[:n_nodes],
             stats[:n_nodes], reason[:n_nodes], feature[:n_nodes], threshold[:n_nodes],
@@ -564,6 +598,14 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             n_surrogates[:n_nodes], surrogate_feature[:n_nodes], agreement[:n_nodes],
             adjusted[:n_nodes], cut[:n_nodes], lower_right[:n_nodes],
             surrogate_sides[:n_nodes])
+
+
+@kernel
+def _enlarged(a, size, fill):
+    """``a`` with room for ``size`` rows, the new ones filled with ``fill``."""
+    bigger = np.full((size,) + a.shape[1:], fill, a.dtype)
+    bigger[:len(a)] = a
+    return bigger
 
 
 def _resort_from(n_rows: int, n_sorted: int, best_first: bool, complete: bool) -> float:
@@ -762,9 +804,14 @@ def _attach_split(node: Node, split: Split, features: list[Feature], shared: dic
         # each category its own branch; built once per feature and shared by every node that
         # tests it (both are read-only), so a many-valued column costs time linear in its size
         if split.feature not in shared:
-            shared[split.feature] = (tuple(frozenset((c,)) for c in feature.categories),
-                                     np.arange(len(feature.categories)))
+            shared[split.feature] = _one_branch_each(feature.categories)
         node.category_sets, node.branch_of_code = shared[split.feature]
+
+
+def _one_branch_each(categories) -> tuple[tuple[frozenset, ...], np.ndarray]:
+    """A multiway split's category sets, one category each, and its map from category code
+    to branch (the identity)."""
+    return tuple(frozenset((c,)) for c in categories), np.arange(len(categories))
 
 
 def _bipartition(categories, sides) -> tuple[tuple[frozenset, frozenset], np.ndarray]:

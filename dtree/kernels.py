@@ -47,10 +47,22 @@ def add_row(stats, y, w, n_classes):
         stats[2] += w * y * y
 
 
+@kernel(inline=True)
+def ordered_sum(values):
+    """The sum of ``values``, added one at a time from the first, as numba's ``sum`` adds
+    them. numpy's ``sum`` adds eight values or more pairwise, which rounds otherwise: the
+    kernels add with this, so that run as plain Python (``NUMBA_DISABLE_JIT=1``) they give
+    the compiled results to the last bit."""
+    acc = 0.0
+    for v in values:
+        acc += v
+    return acc
+
+
 @kernel
 def weight_of(stats, n_classes):
     """Total weight W behind the statistics."""
-    return stats.sum() if n_classes > 0 else stats[0]
+    return ordered_sum(stats) if n_classes > 0 else stats[0]
 
 
 @kernel
@@ -61,14 +73,14 @@ def weighted_impurity(stats, impurity):
         if stats[0] <= 0:
             return 0.0
         return max(stats[2] - stats[1] * stats[1] / stats[0], 0.0)  # clips round-off below 0
-    total = stats.sum()
-    if total <= 0:
+    whole = ordered_sum(stats)
+    if whole <= 0:
         return 0.0
     acc = 0.0
     for c in stats:
         if c > 0:
-            acc += c * math.log2(c / total) if impurity == ENTROPY else c * c / total
-    return -acc if impurity == ENTROPY else total - acc
+            acc += c * math.log2(c / whole) if impurity == ENTROPY else c * c / whole
+    return -acc if impurity == ENTROPY else whole - acc
 
 
 @kernel
@@ -105,7 +117,7 @@ def weighted_median(values, weights):
     1e-9 of the half: weights 0.1 sum to 0.1 + 0.1 + 0.1 > 0.3, and equal weights of any size
     must give the median of the unweighted values."""
     order = np.argsort(values, kind="mergesort")
-    half, cumulative = weights.sum() / 2, 0.0
+    half, cumulative = ordered_sum(weights) / 2, 0.0
     slack = MEDIAN_RTOL * half
     for k in range(len(order)):
         cumulative += weights[order[k]]
@@ -123,7 +135,7 @@ def absolute_deviation(y, rows, w):
         return 0.0
     values = y[rows]
     m = weighted_median(values, w)
-    return (w * np.abs(values - m)).sum()
+    return ordered_sum(w * np.abs(values - m))
 
 
 @kernel
@@ -208,13 +220,13 @@ def absolute_cut_decreases(column, y, rows, w, order, n_known, decrease, left_w)
 @kernel
 def split_information(branch_weights, missing_weight):
     """IV = -sum_v W_v/W log2(W_v/W), the rows with a missing value as one more group (C4.5)."""
-    total = branch_weights.sum() + missing_weight
+    whole = ordered_sum(branch_weights) + missing_weight
     iv = 0.0
     for wv in branch_weights:
         if wv > 0:
-            iv -= wv / total * math.log2(wv / total)
+            iv -= wv / whole * math.log2(wv / whole)
     if missing_weight > 0:
-        iv -= missing_weight / total * math.log2(missing_weight / total)
+        iv -= missing_weight / whole * math.log2(missing_weight / whole)
     return iv
 
 
@@ -665,7 +677,8 @@ def _best_bipartition(column, y, n_classes, impurity, rows, w, n_codes, table, s
             target = 1 if n_classes == 2 else (np.argmax(known) if n_classes > 2 else -1)
             for b in range(k):
                 stats = table[present[b]]
-                key[b] = stats[1] / stats[0] if target < 0 else stats[target] / stats.sum()
+                key[b] = (stats[1] / stats[0] if target < 0 else
+                          stats[target] / ordered_sum(stats))
         present = present[np.argsort(key, kind="mergesort")]
     n_known, known_w = sizes[:n_codes].sum(), weight_of(known, n_classes)
     best, best_cut = -1.0, 0
@@ -734,7 +747,7 @@ def _deviation_of_sides(values, weights, codes, on_left):
     side s(i) (left if ``on_left[codes[i]]``); ``values`` sorted ascending."""
     side = np.where(on_left[codes], 0, 1)
     median = _group_medians(values, weights, side, 2)
-    return (weights * np.abs(values - median[side])).sum()
+    return ordered_sum(weights * np.abs(values - median[side]))
 
 
 # ------------------------------------------------------------------------------ partition
@@ -782,7 +795,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
         elif branch[i] == -1:
             rank[i] = n_missing
             n_missing += 1
-    fractions = known_w / known_w.sum()
+    fractions = known_w / ordered_sum(known_w)
     start = np.zeros(n_branches + 1, np.int64)
     for b in range(n_branches):
         start[b + 1] = start[b] + counts[b] + (n_missing if fractions[b] > 0 else 0)

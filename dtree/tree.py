@@ -107,11 +107,11 @@ class Node:
                       ) -> None:
         """Keep the score and gain of each candidate attribute: column ``features[k]`` of
         ``names`` (the tree's attribute names, one tuple shared by its nodes) has ``scores[k]``
-        and ``gains[k]`` (None: the scores). With ``features`` None, ``scores`` is the row
-        over all of ``names`` already (NaN where an attribute is no candidate), kept as it
-        is, and the gains are the scores."""
+        and ``gains[k]`` (None: the scores). With ``features`` None, ``scores`` and
+        ``gains`` are rows over all of ``names`` already (NaN where an attribute is no
+        candidate), kept as they are."""
         if features is None:
-            self._names, self._scores = names, scores
+            self._names, self._scores, self._gains = names, scores, gains
             return
         self._names, self._scores = names, np.full(len(names), np.nan)
         self._scores[features] = scores
