@@ -477,16 +477,8 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     n_nodes = 1
     while len(stack) > 0:
         k, r, wk, ok, is_pure, available = stack.pop()
-        if is_pure:
-            reason[k] = PURE
-        elif max_depth >= 0 and node_depth[k] >= max_depth:
-            reason[k] = MAX_DEPTH
-        elif len(r) < min_samples_split:
-            reason[k] = MIN_SAMPLES_SPLIT
-        elif n_classes > 0 and top[k] >= purity_threshold:
-            reason[k] = PURITY_THRESHOLD
-        elif len(available) == 0:
-            reason[k] = NO_ATTRIBUTES
+        reason[k] = first_stop(is_pure, node_depth[k], len(r), top[k], len(available),
+                               max_depth, min_samples_split, purity_threshold)
         if reason[k] > 0:
             continue
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
@@ -672,6 +664,28 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
 
 
 # quoted in chapter 2
+@kernel
+def first_stop(pure, depth, n_rows, top, n_available, max_depth, min_samples_split,
+               purity_threshold):
+    """The first of the stopping rules that need no split searched which makes a node a
+    leaf, as a code of ``SUBTREE_REASONS`` (0: none does): its rows are ``pure``; it is at
+    ``max_depth`` (-1 for no limit); it has fewer than ``min_samples_split`` rows; its
+    largest class share ``top`` reaches ``purity_threshold`` (in (0, 1]; ``top`` is 0 for
+    regression); no attribute is left to test."""
+    if pure:
+        return PURE
+    if max_depth >= 0 and depth >= max_depth:
+        return MAX_DEPTH
+    if n_rows < min_samples_split:
+        return MIN_SAMPLES_SPLIT
+    if top >= purity_threshold:
+        return PURITY_THRESHOLD
+    if n_available == 0:
+        return NO_ATTRIBUTES
+    return 0
+
+
+# quoted in chapter 2
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules, stopping,
                    priority: list[int], draw: np.random.RandomState | None
                    ) -> tuple[Split, float] | None:
@@ -683,19 +697,12 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     ``available`` lists the attributes that may still be tested; ``draw`` draws them at
     random for ``rules.max_features`` (None: all are scored).
     """
-    reason = None
-    if pure:
-        reason = "pure"
-    elif stopping.max_depth is not None and node.depth >= stopping.max_depth:
-        reason = "max_depth"
-    elif node.n_samples < stopping.min_samples_split:
-        reason = "min_samples_split"
-    elif data.n_classes and node.prediction.max() >= stopping.purity_threshold:
-        reason = "purity_threshold"
-    elif len(available) == 0:
-        reason = "no_attributes"
+    reason = first_stop(pure, node.depth, node.n_samples,
+                        node.prediction.max() if data.n_classes else 0.0, len(available),
+                        -1 if stopping.max_depth is None else stopping.max_depth,
+                        stopping.min_samples_split, stopping.purity_threshold)
     if reason:
-        node.stop_reason = reason
+        node.stop_reason = SUBTREE_REASONS[reason]
         return None
     found, blocked, penalised = _candidates(rows, weights, order, available, data,
                                             rules, draw)
