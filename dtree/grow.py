@@ -378,13 +378,16 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
     # the kernel's rows, NaN for no candidate; the gains where they differ from the scores
     differ = ((scores[scored] != gains[scored]) & ~np.isnan(scores[scored])).any(axis=1)
-    for k, row, tied_here, own_gains in zip(scored.tolist(), scores[scored],
-                                            tied[scored].tolist(), differ.tolist()):
+    for k, row, own_gains in zip(scored.tolist(), scores[scored], differ.tolist()):
         made[k].record_scores(names, None, row, gains[k] if own_gains else None)
         if rules.gain_filter is not None:
             made[k].shortlist = tuple(itertools.compress(names, shortlist[k].tolist()))
-        if sum(tied_here) > 1:
-            made[k].ties = tuple(itertools.compress(names, tied_here))
+    named = {}  # the tied attributes' names, once per set of them (small nodes repeat a few)
+    for k in scored[tied[scored].sum(axis=1) > 1].tolist():
+        key = tied[k].tobytes()
+        if key not in named:
+            named[key] = tuple(itertools.compress(names, tied[k].tolist()))
+        made[k].ties = named[key]
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
