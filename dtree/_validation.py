@@ -549,13 +549,15 @@ def _lookup(table: np.ndarray) -> np.ndarray:
 @kernel
 def _fill_codes(matrix, columns, index, lookups, start):
     """Column ``columns[c]`` of the C-ordered ``matrix`` set to ``lookup[index[c] + 1]``,
-    ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1)."""
+    ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1);
+    row by row. The positions are unsigned, so numba reads them as they are (a signed position
+    is first checked for a negative one, counted from the end)."""
     n_rows, width = matrix.shape
     cells = matrix.reshape(n_rows * width)  # a view: row i's column j is cell i * width + j
-    for c in range(len(columns)):
-        j, first, codes = columns[c], start[c] + 1, index[c]
-        for i in range(n_rows):
-            cells[i * width + j] = lookups[first + codes[i]]
+    first = start[:-1] + 1
+    for i in range(n_rows):
+        for c in range(len(columns)):
+            cells[np.uint64(i * width + columns[c])] = lookups[np.uint64(first[c] + index[c, i])]
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
