@@ -445,7 +445,9 @@ def table_columns(X: ArrayLike) -> tuple[list[str], list, pd.DataFrame | np.ndar
         repeated = sorted(n for n, count in Counter(names).items() if count > 1)
         if repeated:
             raise ValueError(f"X has repeated column names: {repeated}; each column needs its own")
-        columns = [column for _, column in X.items()]
+        # each column's array, as pandas iterates them (DataFrame.to_dict does): a Series per
+        # column would cost more than encoding a small table
+        columns = list(X._iter_column_arrays())
     elif hasattr(X, "tocsc"):  # scipy sparse: read column by column; an absent entry is 0
         if len(X.shape) != 2:
             raise ValueError(f"Expected a 2-D X (rows, features), got shape {X.shape}")
@@ -515,15 +517,21 @@ def _category_codes(column, name: str, sort: bool) -> tuple[np.ndarray, np.ndarr
     """A column's codes as in `_table_codes` (``table[index]``, -1 where missing) and the values
     they stand for: a pandas categorical column's declared categories, else its distinct values
     (sorted if ``sort``)."""
-    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
+    if isinstance(column.dtype, pd.CategoricalDtype):
         categories = column.dtype.categories.tolist()
         table = np.arange(len(categories) + 1)
         table[-1] = -1
-        return column.array.codes, table, categories
-    if isinstance(column, pd.Series) and pd.api.types.is_string_dtype(column.dtype):
+        return _declared_positions(column), table, categories
+    if not isinstance(column, np.ndarray) and pd.api.types.is_string_dtype(column.dtype):
         column = column.to_numpy()  # pandas factorizes an object array fastest
     index, table, values = _table_codes(column, f"column {name!r}", sort)
     return index, table, values.tolist()
+
+
+def _declared_positions(column: pd.Series | pd.Categorical) -> np.ndarray:
+    """A pandas categorical column's codes: each value's position among its categories, -1
+    where missing."""
+    return (column.array if isinstance(column, pd.Series) else column).codes
 
 
 def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -531,16 +539,25 @@ def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
     return np.where(table >= 0, table, np.nan).take(index)  # take: faster than [index]
 
 
+def _lookup(table: np.ndarray) -> np.ndarray:
+    """A table of codes as `_table_codes` gives it (ending with -1, for an index of -1) as the
+    floats `_fill_codes` reads: entry k + 1 is index k's code, entry 0 index -1's; NaN where
+    missing (-1)."""
+    return np.where(table >= 0, table, np.nan)[np.arange(-1, len(table) - 1)]
+
+
 @kernel
-def _fill_codes(matrix, columns, index, tables, start):
-    """Column ``columns[c]`` of ``matrix`` set to the codes ``table[index[c]]`` as floats, NaN
-    where missing (-1), ``table`` being ``tables[start[c]:start[c + 1]]`` (an index of -1 its
-    last code); row by row, as ``matrix`` is C-ordered."""
-    for i in range(matrix.shape[0]):
+def _fill_codes(matrix, columns, index, lookups, start):
+    """Column ``columns[c]`` of the C-ordered ``matrix`` set to ``lookup[index[c] + 1]``,
+    ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1);
+    row by row. The positions are unsigned, so numba reads them as they are (a signed position
+    is first checked for a negative one, counted from the end)."""
+    n_rows, width = matrix.shape
+    cells = matrix.reshape(n_rows * width)  # a view: row i's column j is cell i * width + j
+    first = start[:-1] + 1
+    for i in range(n_rows):
         for c in range(len(columns)):
-            k = index[c, i]
-            code = tables[(start[c + 1] if k < 0 else start[c]) + k]
-            matrix[i, columns[c]] = code if code >= 0 else np.nan
+            cells[np.uint64(i * width + columns[c])] = lookups[np.uint64(first[c] + index[c, i])]
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
@@ -645,32 +662,91 @@ def encode_columns(columns: list, features: list[Feature],
                           features[int(np.argmax(infinite))].name)
         return matrix
     matrix = np.empty((len(columns[0]), len(features)))
-    coded, indexes, tables = [], [], []  # the categorical columns: filled at once, at the end
+    coded, indexes, lookups = [], [], []  # the categorical columns: filled at once, at the end
     for j, (column, feature) in enumerate(zip(columns, features)):
-        numeric = _is_numeric(column)
-        if not feature.is_categorical:
-            if not numeric:
-                raise TypeError(f"column {feature.name!r} was numeric at fit but now holds "
-                                f"non-numbers, e.g. {_non_number(column)!r} (dtype "
-                                f"{column.dtype})")
+        if feature.is_categorical:
+            index, lookup = _codes_as_at_fit(column, feature, unseen)
+            coded.append(j), indexes.append(index), lookups.append(lookup)
+        elif not _is_numeric(column):
+            raise TypeError(f"column {feature.name!r} was numeric at fit but now holds "
+                            f"non-numbers, e.g. {_non_number(column)!r} (dtype {column.dtype})")
+        else:
             matrix[:, j] = _as_float(column, feature.name)
-            continue
-        if numeric:
-            _as_float(column, feature.name)  # rejects infinity
-        index, table, seen = _category_codes(column, feature.name, sort=False)
-        if seen != list(feature.categories):  # else each value's code is its code at fit
-            position = {category: code for code, category in enumerate(feature.categories)}
-            codes = np.array([position.get(v, -1) for v in seen] + [-1])
-            new = np.flatnonzero(codes[:-1] < 0)
-            if len(new) and not feature.empty:
-                _refuse_other_type(feature, [seen[k] for k in new])
-                if unseen is not None:
-                    rows = int(np.isin(table[index], new).sum())  # table[index]: in seen
-                    unseen[feature.name] = (rows, [seen[k] for k in new[:3]])
-            table = codes[table]  # unseen: -1
-        coded.append(j), indexes.append(index), tables.append(table)
     if coded:
-        start = np.array([0, *itertools.accumulate(map(len, tables))])
-        compiled(_fill_codes)(matrix, np.array(coded), np.stack(indexes, dtype=np.intp),
-                              np.concatenate(tables), start)
+        start = np.array([0, *itertools.accumulate(map(len, lookups))])
+        stacked = np.empty((len(coded), len(matrix)), dtype=np.int32)  # 2**31 codes a column
+        for c, index in enumerate(indexes):
+            stacked[c] = index
+        compiled(_fill_codes)(matrix, np.array(coded), stacked, np.concatenate(lookups), start)
     return matrix
+
+
+def _codes_as_at_fit(column, feature: Feature, unseen: dict | None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """A categorical feature's column at predict as ``(index, lookup)``: row i's code at fit is
+    ``lookup[index[i] + 1]`` (`_lookup`), NaN where missing or unseen at fit. A pandas
+    categorical column reads its codes through a table made once for its categories
+    (`_declared_codes`); another column is hashed (`_category_codes`) and its distinct values
+    looked up. Values unseen at fit that the column holds are counted in ``unseen``, as
+    `encode_columns` says."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        index = _declared_positions(column)
+        lookup, new = _declared_codes(column.dtype, feature)
+        if len(new) and unseen is not None:  # of the categories declared, those held
+            rows = np.bincount(index + 1, minlength=len(lookup))[new + 1]
+            if rows.any():
+                held = column.dtype.categories[new[rows > 0][:3]].tolist()
+                unseen[feature.name] = (int(rows.sum()), held)
+        return index, lookup
+    if _is_numeric(column):
+        _as_float(column, feature.name)  # rejects infinity
+    index, table, values = _category_codes(column, feature.name, sort=False)
+    codes, new = _recoded(values, feature)
+    if len(new) and unseen is not None:
+        rows = int(np.isin(table[index], new).sum())  # table[index]: the position in values
+        unseen[feature.name] = (rows, [values[k] for k in new[:3]])
+    return index, _lookup(codes[table])
+
+
+def _recoded(values: list, feature: Feature) -> tuple[np.ndarray, np.ndarray]:
+    """Each of ``values``' code at fit (-1 if unseen, and a last -1 for a missing value) and the
+    positions of those unseen at fit (none for an ``empty`` feature, which no split reads). A
+    TypeError if they are numbers where fit saw strings, or the other way round."""
+    if values == list(feature.categories):  # each value's code is its code at fit
+        return np.append(np.arange(len(values)), -1), np.empty(0, dtype=np.intp)
+    position = {category: code for code, category in enumerate(feature.categories)}
+    table = np.array([position.get(v, -1) for v in values] + [-1])
+    new = np.flatnonzero(table[:-1] < 0)
+    if feature.empty:
+        return table, new[:0]
+    if len(new):
+        _refuse_other_type(feature, [values[k] for k in new])
+    return table, new
+
+
+#: the tables `_declared_codes` has made: (id of a categorical dtype's categories, id of a
+#: feature's categories) -> (lookup, codes unseen at fit, and both sets of categories, kept
+#: alive so that their ids name them)
+_DECLARED: dict = {}
+#: at most this many tables are kept; then the cache starts again
+MOST_DECLARED = 256
+
+
+def _declared_codes(dtype: pd.CategoricalDtype, feature: Feature
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """How the codes of a pandas categorical column of ``dtype`` read as ``feature``'s codes:
+    its lookup (`_lookup`) and the codes of its categories unseen at fit (`_recoded`, which
+    refuses numbers where fit saw strings, or the other way round). Made once per categories
+    object (not per equal dtype: pandas finds unordered dtypes equal whatever their order) and
+    feature, then found in a cache, so that a column read again costs no look-up per
+    category."""
+    key = (id(dtype.categories), id(feature.categories))
+    made = _DECLARED.get(key)
+    if made is None:
+        table, new = _recoded(dtype.categories.tolist(), feature)
+        lookup = _lookup(table)
+        lookup.flags.writeable = False
+        if len(_DECLARED) >= MOST_DECLARED:
+            _DECLARED.clear()
+        made = _DECLARED[key] = (lookup, new, dtype.categories, feature.categories)
+    return made[:2]

@@ -305,6 +305,59 @@ def test_unseen_values_and_missing_values_at_predict():
     np.testing.assert_array_equal(encode_columns(new, features), [[1], [np.nan], [np.nan], [0]])
 
 
+@pytest.mark.parametrize("categories", [["p", "q", "r"], ["r", "q", "p"], ["s", "r", "p", "q"]])
+def test_a_categorical_column_is_read_through_its_categories(categories):
+    # a pandas categorical column at predict is read by its categories, not its codes: in
+    # another order than at fit (pandas finds the unordered dtypes equal), with a category
+    # unseen at fit (missing, and counted), read a second time (a table made once) and in
+    # turn with the other orders, every value gets its code at fit, the rank of its category
+    # among the sorted values at fit, p 0, q 1, r 2
+    names, columns, _ = table_columns(pd.DataFrame({"c": ["q", "p", "r", "p"]}))
+    features, _ = fit_features(names, columns)
+    assert features[0].categories == ("p", "q", "r")
+    values = ["r", "p", None, "q", "s", "s"]
+    code = {"p": 0, "q": 1, "r": 2}
+    for order in (categories, categories, ["p", "q", "r"], categories[::-1]):
+        kept = [v if v in order else None for v in values]
+        new = pd.DataFrame({"c": pd.Categorical(kept, categories=order)})
+        codes = new["c"].array.codes.copy()
+        unseen: dict = {}
+        matrix = encode_columns(table_columns(new)[1], features, new, unseen=unseen)
+        expected = [[code.get(v, np.nan)] for v in kept]
+        np.testing.assert_array_equal(matrix, expected)
+        assert unseen == ({"c": (2, ["s"])} if "s" in order else {})
+        np.testing.assert_array_equal(new["c"].array.codes, codes)  # the caller's, as it was
+
+
+def test_categorical_columns_predict_as_their_values():
+    # a categorical DataFrame predicts as the same values as strings do: categories in another
+    # order, more categories than at fit (a category of more than 127 makes pandas' codes
+    # int16), a missing value; and numbers where fit saw strings are refused each time
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(list("uvwxyz"), 300), "b": rng.choice(list("pq"), 300),
+                      "n": rng.normal(size=300)})
+    y = np.where((X["a"] < "x") ^ (X["b"] == "p"), "yes", "no")
+    new = X.iloc[::3].copy()
+    new.loc[new.index[0], "a"] = None
+    extra = [f"e{k}" for k in range(200)]
+    for model in (ID3Classifier(missing="fractional"), C45Classifier(), CARTClassifier()):
+        numeric = not isinstance(model, ID3Classifier)
+        model.fit(X if numeric else X.drop(columns="n"), y)
+        rows = new if numeric else new.drop(columns="n")
+        expected = model.predict_proba(rows)
+        for categories in (list("zyxwvu"), list("uvwxyz") + extra, list("xyzuvw")):
+            as_categories = rows.astype({"a": pd.CategoricalDtype(categories),
+                                         "b": pd.CategoricalDtype(["q", "p"])})
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # nothing unseen in these rows
+                got = model.predict_proba(as_categories)
+            np.testing.assert_array_equal(got, expected)
+        numbers = rows.assign(b=pd.Categorical([1, 2] * (len(rows) // 2) + [1] * (len(rows) % 2)))
+        for _ in range(2):
+            with pytest.raises(TypeError, match="'b' held strings at fit .* but numbers now"):
+                model.predict(numbers)
+
+
 def test_addresses_cannot_be_written():
     # a write would corrupt the caller's array of objects
     assert not _addresses(np.array(["a", "b"], dtype=object)).flags.writeable
