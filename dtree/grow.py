@@ -196,107 +196,156 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     target value; ``priority`` ranks the features for breaking ties (lower wins). Rows of weight
     zero are left out, as if they were absent.
 
-    Each node costs two calls to compiled kernels (``dtree.kernels``): one scores every
-    available attribute (``dtree.splits.candidate_splits``), one hands the rows to the
-    children; the choice between the attributes is made here, in Python, on small lists.
-    Where the configuration allows (``_subtrees_compiled``), a node of at most
-    ``SUBTREE_ROWS`` rows is grown with its whole subtree by one call to
-    ``grow_subtree``, which applies the same rules with the same kernels.
+    The nodes wait on an agenda (:class:`_Agenda`), which decides for each whether it is a
+    leaf (:func:`_stop_or_split`) and hands out the ones to split, with the split chosen.
+    Each split node gets its test, its rows go to its children (a compiled kernel,
+    ``dtree.kernels.partition``) and the children join the agenda.
     """
-    rows = np.flatnonzero(sample_weight > 0)
-    weights = sample_weight[rows].astype(float)
-    if rules.learn_missing:
-        _refuse_missing_categories(X, rows, features)
-    data = TrainingSet.of(X, features, y, n_classes, total_weight=float(weights.sum()))
-    impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
-    order = data.sorted_rows(rows)
-    stats, total, impurity_of, pure = compiled(kernels.node_statistics)(
-        data.y, n_classes, impurity, rows, weights)
-    prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
-    if impurity == kernels.ABSOLUTE_ERROR:
-        prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
-    root = _make_node(stats.copy(), prediction.copy(), float(total), float(impurity_of),
-                      len(rows), 0, n_classes)
-    shared: dict[int, tuple] = {}  # per feature: what every node that tests it shares
-    rank = priority.tolist()  # plain lists and numbers in the per-node work
-    categories = [f.categories if f.is_categorical else None for f in features]
-    spread = np.full(len(rows), SPREAD)
-    draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
-    # depth first: a stack of nodes, each examined when it is taken; best first: a heap of
-    # nodes examined when they are added, by their split's weighted decrease (then age)
-    best_first, n_leaves, age = stopping.max_leaf_nodes is not None, 1, itertools.count()
-    complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
-    resort_from = _resort_from(len(rows), len(order), best_first, complete)
-    work = []
-    width = len(features) + int(data.n_categories.max(initial=0))
-    compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
-                      if _subtrees_compiled(rules, stopping) else 0)
-
-    def add(node, rows, weights, order, pure, available):
-        if not best_first:
-            work.append((node, rows, weights, order, pure, available))
-            return
-        chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                                stopping, rank, draw)
-        if chosen is not None:
-            split, gain = chosen
-            decrease = gain * node.weighted_n_samples / data.total_weight
-            heapq.heappush(work, (-decrease, next(age),
-                                  (node, rows, weights, order, available, split)))
-
-    add(root, rows, weights, order, pure, np.arange(len(features)))
-    while work:
-        if best_first:
-            node, rows, weights, order, available, split = heapq.heappop(work)[-1]
-            if n_leaves >= stopping.max_leaf_nodes:
-                node.stop_reason = "max_leaf_nodes"
-                continue
-        else:
-            node, rows, weights, order, pure, available = work.pop()
-            if order is None and not pure:  # it waited without its sorted rows
-                order = data.sorted_rows(rows)
-            if len(rows) <= compiled_below and not pure:
-                _grow_compiled(node, rows, weights, order, pure, available, data, rules,
-                               stopping, priority, categories, shared)
-                continue
-            chosen = _stop_or_split(node, rows, weights, order, pure, available, data, rules,
-                                    stopping, rank, draw)
-            if chosen is None:
-                continue
-            split = chosen[0]
+    agenda = _Agenda(X, features, y, n_classes, sample_weight, rules, stopping, priority)
+    data = agenda.data
+    for node, rows, weights, order, available, split in iter(agenda.next_split, None):
         if rules.j48 and not split.is_multiway:
             split = replace(split, threshold=data.value_at_most(split.feature, split.threshold))
-        _attach_split(node, split, features, shared)
-        threshold = np.nan if node.threshold is None else node.threshold
-        branch_of_code = NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
-        n_branches = 2 if node.category_sets is None else len(node.category_sets)
-        sent = spread[:len(rows)]  # where a row whose value is missing goes (read-only)
-        if rules.missing_branch or rules.max_surrogates is not None:
-            missing = np.isnan(data.XT[split.feature, rows])
-            any_missing = bool(missing.any())
-            if rules.missing_branch and any_missing:
-                node.missing_branch, n_branches = n_branches, n_branches + 1
-            if rules.max_surrogates is not None:
-                _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
-            if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
-                sent = sent.copy()
-                sent[missing] = branches(node, data.XT, rows[missing],
-                                         "distribute" if rules.missing_branch else "stop",
-                                         at_fit=True)
-        if rules.learn_missing and split.missing_left is not None:
-            node.missing_side = 0 if split.missing_left else 1
-            sent = np.full(len(rows), node.missing_side)
-        (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
-         child_order) = compiled(kernels.partition)(
-            data.XT[split.feature], threshold, branch_of_code, n_branches, sent, data.y,
-            n_classes, impurity, rows, weights, order)
+        _attach_split(node, split, features, agenda.shared)
+        n_branches, sent = _missing_rows(node, split, data, rules, rows, weights, order,
+                                         agenda.categories)
+        handed = compiled(kernels.partition)(
+            data.XT[split.feature], np.nan if node.threshold is None else node.threshold,
+            NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code, n_branches,
+            sent, data.y, n_classes, agenda.impurity, rows, weights, order)
         n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
-        node.branch_fractions = fractions.copy()  # numpy's own: less than the kernel's array
-        if split.is_multiway:
+        if split.is_multiway:  # a categorical attribute is tested once on a path
             available = available[available != split.feature]
+        agenda.add_children(node, handed, n_sorted, available)
+        if rules.max_surrogates is not None or rules.learn_missing:
+            node.larger_branch = larger_branch([c.n_samples for c in node.children])
+    if rules.j48:
+        _collapse(agenda.root)
+    return agenda.root
+
+
+def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules,
+                  rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
+                  categories: list) -> tuple[int, np.ndarray]:
+    """The number of branches of ``node``'s split and, for each of its rows, where the row
+    goes if its tested value is missing (:func:`dtree.tree.branches` at fit): to every
+    branch (SPREAD), to a branch of their own (``missing_branch``), by CART's surrogates
+    (found here) else the majority side, or by the side ``missing="learn"`` chose."""
+    n_branches = 2 if node.category_sets is None else len(node.category_sets)
+    sent = np.full(len(rows), SPREAD)
+    if rules.missing_branch or rules.max_surrogates is not None:
+        missing = np.isnan(data.XT[split.feature, rows])
+        if rules.missing_branch and missing.any():
+            node.missing_branch, n_branches = n_branches, n_branches + 1
+        if rules.max_surrogates is not None:
+            _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
+        if missing.any():  # CART: a row no surrogate places, at a majority tie, stays here
+            sent[missing] = branches(node, data.XT, rows[missing],
+                                     "distribute" if rules.missing_branch else "stop",
+                                     at_fit=True)
+    if rules.learn_missing and split.missing_left is not None:
+        node.missing_side = 0 if split.missing_left else 1
+        sent[:] = node.missing_side
+    return n_branches, sent
+
+
+class _Agenda:
+    """The nodes still to be examined, and how they wait: the engine beside :func:`grow`.
+
+    Depth first (no ``max_leaf_nodes``) the agenda is a stack; a node is examined when it is
+    taken, and a node of at most ``SUBTREE_ROWS`` rows is grown with its whole subtree by
+    one call to the compiled :func:`grow_subtree` where the configuration allows
+    (:func:`_subtrees_compiled`), which applies the same rules with the same kernels. Best
+    first, it is a heap of nodes examined when they are added, by their split's weighted
+    decrease (then age), and once the tree has ``max_leaf_nodes`` leaves the nodes still
+    waiting become leaves. A child that waits for its siblings' subtrees holds copies of its
+    rows, so that its parent's arrays are freed, and in a large tree without missing values
+    it waits without its sorted rows, sorted again when its turn comes (:func:`_resort_from`).
+    """
+
+    def __init__(self, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
+                 sample_weight: np.ndarray, rules: SplitRules, stopping: StoppingRules,
+                 priority: np.ndarray) -> None:
+        rows = np.flatnonzero(sample_weight > 0)
+        weights = sample_weight[rows].astype(float)
+        if rules.learn_missing:
+            _refuse_missing_categories(X, rows, features)
+        self.data = data = TrainingSet.of(X, features, y, n_classes,
+                                          total_weight=float(weights.sum()))
+        self.rules, self.stopping, self.priority = rules, stopping, priority
+        self.impurity = kernels.IMPURITY_CODES[SCORES[rules.criterion]]
+        order = data.sorted_rows(rows)
+        stats, total, impurity_of, pure = compiled(kernels.node_statistics)(
+            data.y, n_classes, self.impurity, rows, weights)
+        prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
+        if self.impurity == kernels.ABSOLUTE_ERROR:
+            prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
+        self.root = _make_node(stats.copy(), prediction.copy(), float(total),
+                               float(impurity_of), len(rows), 0, n_classes)
+        self.shared: dict[int, tuple] = {}  # per feature: what every node testing it shares
+        self.rank = priority.tolist()  # plain lists and numbers in the per-node work
+        self.categories = [f.categories if f.is_categorical else None for f in features]
+        self.draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
+        self.best_first = stopping.max_leaf_nodes is not None
+        self.n_leaves, self.age, self.work = 1, itertools.count(), []
+        complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
+        self.resort_from = _resort_from(len(rows), len(order), self.best_first, complete)
+        width = len(features) + int(data.n_categories.max(initial=0))
+        self.compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
+                               if _subtrees_compiled(rules, stopping) else 0)
+        self._add(self.root, rows, weights, order, pure, np.arange(len(features)))
+
+    def _choose(self, node, rows, weights, order, pure, available):
+        return _stop_or_split(node, rows, weights, order, pure, available, self.data,
+                              self.rules, self.stopping, self.rank, self.draw)
+
+    def _add(self, node, rows, weights, order, pure, available) -> None:
+        if not self.best_first:
+            self.work.append((node, rows, weights, order, pure, available))
+            return
+        chosen = self._choose(node, rows, weights, order, pure, available)
+        if chosen is not None:
+            split, gain = chosen
+            decrease = gain * node.weighted_n_samples / self.data.total_weight
+            heapq.heappush(self.work, (-decrease, next(self.age),
+                                       (node, rows, weights, order, available, split)))
+
+    def next_split(self) -> tuple | None:
+        """The next node to split, as (node, rows, weights, sorted rows, available
+        attributes, split); None when no node is left."""
+        work, stopping = self.work, self.stopping
+        while work:
+            if self.best_first:
+                node, rows, weights, order, available, split = heapq.heappop(work)[-1]
+                if self.n_leaves >= stopping.max_leaf_nodes:
+                    node.stop_reason = "max_leaf_nodes"
+                    continue
+                return node, rows, weights, order, available, split
+            node, rows, weights, order, pure, available = work.pop()
+            if order is None and not pure:  # it waited without its sorted rows
+                order = self.data.sorted_rows(rows)
+            if len(rows) <= self.compiled_below and not pure:
+                _grow_compiled(node, rows, weights, order, pure, available, self.data,
+                               self.rules, stopping, self.priority, self.categories,
+                               self.shared)
+                continue
+            chosen = self._choose(node, rows, weights, order, pure, available)
+            if chosen is not None:
+                return node, rows, weights, order, available, chosen[0]
+        return None
+
+    def add_children(self, node: Node, handed: tuple, n_sorted: int,
+                     available: np.ndarray) -> None:
+        """Make ``node``'s children from what :func:`dtree.kernels.partition` returned
+        (``handed``; ``n_sorted`` numeric columns in its sorted rows), and add those that
+        training rows reach, with the attributes still ``available``."""
+        (child_rows, child_weights, start, stats, total, impurities, pure, fractions,
+         child_order) = handed
+        n_classes = self.data.n_classes
+        node.branch_fractions = fractions.copy()  # numpy's own: less than the kernel's array
         predictions = _predictions(stats, total, n_classes)
-        if impurity == kernels.ABSOLUTE_ERROR:
-            predictions = _medians(data.y, child_rows, child_weights, start)
+        if self.impurity == kernels.ABSOLUTE_ERROR:
+            predictions = _medians(self.data.y, child_rows, child_weights, start)
         # the children's arrays are rows of one array per split (numpy's own, not the
         # kernel's), which lives as long as they do
         values, start = stats.copy(), start.tolist()
@@ -306,22 +355,18 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             child = _make_node(values[b], predictions[b], weight, impurity_b, last - first,
                                node.depth + 1, n_classes, parent=node)
             node.children.append(child)
-            if child.stop_reason != "empty":
-                waits = b < len(start) - 2
-                own_rows, own_weights = child_rows[first:last], child_weights[first:last]
-                own_order = (None if waits and (is_pure or last - first >= resort_from) else
-                             child_order[n_sorted * first:n_sorted * last].reshape(
-                                 n_sorted, last - first))
-                if waits:  # with copies, this node's arrays are freed once the next child is
-                    own_rows, own_weights = own_rows.copy(), own_weights.copy()  # done
-                    own_order = None if own_order is None else own_order.copy()
-                add(child, own_rows, own_weights, own_order, is_pure, available)
-        n_leaves += len(node.children) - 1
-        if rules.max_surrogates is not None or rules.learn_missing:
-            node.larger_branch = larger_branch([c.n_samples for c in node.children])
-    if rules.j48:
-        _collapse(root)
-    return root
+            if child.stop_reason == "empty":
+                continue
+            waits = b < len(start) - 2
+            own_rows, own_weights = child_rows[first:last], child_weights[first:last]
+            own_order = (None if waits and (is_pure or last - first >= self.resort_from) else
+                         child_order[n_sorted * first:n_sorted * last].reshape(
+                             n_sorted, last - first))
+            if waits:  # with copies, this node's arrays are freed once the next child is done
+                own_rows, own_weights = own_rows.copy(), own_weights.copy()
+                own_order = None if own_order is None else own_order.copy()
+            self._add(child, own_rows, own_weights, own_order, is_pure, available)
+        self.n_leaves += len(node.children) - 1
 
 
 def _subtrees_compiled(rules: SplitRules, stopping: StoppingRules) -> bool:
