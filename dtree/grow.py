@@ -186,6 +186,7 @@ def _collector_paused():
             gc.enable()
 
 
+# quoted in chapter 2
 @_collector_paused()
 def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
          sample_weight: np.ndarray, rules: SplitRules, stopping: StoppingRules,
