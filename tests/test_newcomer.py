@@ -106,6 +106,11 @@ def python3() -> str:
     return shutil.which("python3") or sys.executable
 
 
+def newcomer() -> dict[str, str]:
+    """The environment of a newcomer's shell: no PYTHONPATH pointing at a checkout."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -122,8 +127,8 @@ def test_tasks_book_in_the_clone(prepared):
         pytest.skip("DTREE_NEWCOMER_BOOK=1 builds the book in the clone (minutes); the page "
                     "test builds the same sources and the Book workflow runs this command on a "
                     "fresh checkout (this module's docstring)")
-    done = subprocess.run([python3(), "tasks.py", "book"], cwd=prepared, capture_output=True,
-                          text=True)
+    done = subprocess.run([python3(), "tasks.py", "book"], cwd=prepared, env=newcomer(),
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     for page in ("index.html", "book/02_growing_a_tree.html", "zh/book/02_growing_a_tree.html"):
         assert (prepared / "_build" / "html" / page).is_file(), page
@@ -137,8 +142,8 @@ def test_tasks_lab_serves_a_chapter(prepared):
     port, token = _free_port(), "newcomer"
     lab = subprocess.Popen(
         [python3(), "tasks.py", "lab", "--no-browser", f"--port={port}",
-         f"--IdentityProvider.token={token}"], cwd=prepared, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True)
+         f"--IdentityProvider.token={token}"], cwd=prepared, env=newcomer(),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -179,7 +184,7 @@ def test_pip_install_then_the_example_runs(clone, tmp_path):
     shipped = (clone / "dtree_book.egg-info" / "SOURCES.txt").read_text().split()
     assert "dtree/tree.py" in shipped and not [f for f in shipped if f.startswith("tests/")]
     example, = blocks("python")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = newcomer()
     done = subprocess.run([python, "-c", example], cwd=tmp_path, env=env, capture_output=True,
                           text=True, check=True)
     where = subprocess.run([python, "-c", "import dtree; print(dtree.__file__)"], cwd=tmp_path,
