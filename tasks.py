@@ -792,8 +792,10 @@ def print_editions(output: Path) -> list[Path]:
     """Build each edition's single-page html (Sphinx's singlehtml builder, from the same sources
     and stored outputs as the book, reusing the doctrees of its html builds in ``output``) and
     print it to <output>/_build/pdf/dtree-book-<en|zh>.pdf, A4, with the formulas typeset by
-    the book's own MathJax (no LaTeX; the Chinese needs a CJK font, fonts-noto-cjk), the two
-    at once in two offline browsers. Returns the two paths, or none if a build failed."""
+    the book's own MathJax (no LaTeX; the Chinese needs a CJK font, fonts-noto-cjk) and the
+    figures as the chapters store them, PNGs of twice the pixels shown (250 pixels an inch on
+    paper; dtree.notebook.FIRST_CELL), the two at once in two offline browsers. Returns the two
+    paths, or none if a build failed."""
     from concurrent.futures import ThreadPoolExecutor
 
     config = output / "_build" / "_config.zh.yml"

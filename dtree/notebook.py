@@ -23,7 +23,9 @@ __all__ = ["C50_OUTPUTS", "C50_STORED_BY", "FIRST_CELL", "R_OUTPUTS", "STORED_BY
 #: book's repository (``repository.url`` in _config.yml; tests check they agree); elsewhere it
 #: installs nothing; after installing, it compiles dtree's kernels (once, about half a minute,
 #: :func:`dtree.jit.precompile`). It then draws figures inline whatever MPLBACKEND the kernel
-#: inherited. It cannot import anything from dtree: it runs before dtree exists.
+#: inherited, as PNGs of twice the pixels shown (``retina``: the output's width and height keep
+#: the size on the page, 100 px an inch, so 9 pt text stays 9 pt; the PDF edition prints them
+#: at 250 pixels an inch). It cannot import anything from dtree: it runs before dtree exists.
 FIRST_CELL = '''\
 # @title Setup: on Colab, installs the book's library, dtree, the first time
 import importlib.util
@@ -35,7 +37,8 @@ if importlib.util.find_spec("dtree") is None:  # Colab, or a kernel without the 
                            "dtree-book @ git+https://github.com/dtree-book/dtree"])
     subprocess.check_call([sys.executable, "-c", "import dtree.jit; dtree.jit.precompile()"])
     importlib.invalidate_caches()
-%matplotlib inline'''
+%matplotlib inline
+%config InlineBackend.figure_formats = ["retina"]'''
 
 #: rpart's printed outputs that chapters show, stored for where R is not installed
 R_OUTPUTS = Path(__file__).parent / "datasets" / "data" / "r"

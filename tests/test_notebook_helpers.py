@@ -7,11 +7,13 @@ No test here uses the network: the installer and the import failure are faked.
 """
 from __future__ import annotations
 
+import base64
 import importlib
 import importlib.util
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,28 @@ def test_every_chapter_starts_with_the_setup_cell(chapter):
     assert "myst_nb" not in later and "%matplotlib" not in later  # one place for both
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_every_figure_is_stored_at_print_resolution(chapter):
+    """The first cell's ``retina`` format: each stored PNG has at least twice the pixels, in
+    width and height, of the size its output's metadata gives the page (at 100 px an inch, as
+    drawn, so figure text stays 9 pt in the book); printed in the PDF edition that is some
+    250 pixels an inch (tests/test_pages.py measures it)."""
+    for cell in nbformat.read(chapter, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            if "image/png" not in output.get("data", {}):
+                continue
+            png = base64.b64decode(output.data["image/png"])
+            width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+            shown = output.metadata.get("image/png", {})
+            assert shown, f"a figure of {chapter.name} with no displayed size (not retina)"
+            assert width >= 2 * shown["width"] and height >= 2 * shown["height"]
+            assert width <= 2 * shown["width"] + 1 and height <= 2 * shown["height"] + 1
+
+
+#: figures as PNGs of twice the pixels they are shown with (print resolution in the PDF)
+RETINA = ("config", 'InlineBackend.figure_formats = ["retina"]')
+
+
 def run_first_cell(monkeypatch) -> tuple[list, list]:
     """Run FIRST_CELL as IPython would, with a fake installer and a fake IPython; returns the
     installer's calls and the line magics run."""
@@ -62,7 +86,7 @@ def run_first_cell(monkeypatch) -> tuple[list, list]:
 
 def test_the_first_cell_installs_nothing_where_dtree_is_importable(monkeypatch):
     installs, magics = run_first_cell(monkeypatch)
-    assert installs == [] and magics == [("matplotlib", "inline")]
+    assert installs == [] and magics == [("matplotlib", "inline"), RETINA]
 
 
 def test_the_first_cell_installs_dtree_from_the_repository_where_it_is_missing(monkeypatch):
@@ -71,7 +95,7 @@ def test_the_first_cell_installs_dtree_from_the_repository_where_it_is_missing(m
     assert installs == [[sys.executable, "-m", "pip", "install", "--quiet",
                          f"dtree-book @ git+{repository_url()}"],
                         [sys.executable, "-c", "import dtree.jit; dtree.jit.precompile()"]]
-    assert magics == [("matplotlib", "inline")]
+    assert magics == [("matplotlib", "inline"), RETINA]
 
 
 def test_glue_without_myst_nb_displays_the_value(monkeypatch):
@@ -172,6 +196,52 @@ def test_run_r_never_stops_a_chapter_where_r_prints_otherwise(stored, monkeypatc
         out = capsys.readouterr().out
         assert ("R 9.9.9, rpart 9.9.9 printed numbers other than " + STORED_BY in out) == note
         assert out == "" or note
+
+
+#: Another R as a whole chapter meets it: its own version, and for every script an output of
+#: its own, written otherwise ("R version ..." first, ", " between fields) with other numbers
+OTHER_R = """#!/bin/sh
+case "$*" in
+  *getRversion*) printf 'R 9.9.9, rpart 9.9.9' ;;
+  *) printf 'R version 9.9.9 (2099-01-01)\\n"CP", "nsplit"\\n0.50, 1\\n' ;;
+esac
+"""
+
+
+@pytest.mark.parametrize("chapter", ["06_missing_values", "10_cost_complexity_pruning"])
+def test_a_chapter_runs_to_its_end_where_r_prints_otherwise(chapter, monkeypatch, tmp_path):
+    """Chapters 6 and 10 executed whole (about 20 s each), as a reader on Binder or a laptop runs
+    them, with an R that prints differently first on the PATH: no cell raises; each cell that
+    calls run_r shows a note naming both versions, and otherwise what it shows with the R
+    that made the stored outputs (its printed text, tables and verify tables)."""
+    nbclient = pytest.importorskip("nbclient")
+    (tmp_path / "Rscript").write_text(OTHER_R)
+    (tmp_path / "Rscript").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the kernel imports this checkout's dtree
+    monkeypatch.delenv("DTREE_STORE_R_OUTPUTS", raising=False)
+    path = ROOT / "book" / f"{chapter}.ipynb"
+    stored = nbformat.read(path, as_version=4)
+    executed = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(executed, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}}).execute()
+    note = f"Note: R 9.9.9, rpart 9.9.9 printed numbers other than {STORED_BY}, whose output "
+
+    def shown(cell) -> tuple[str, list]:
+        printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
+        data = [{k: v for k, v in o.data.items() if k in ("text/plain", "text/html")}
+                for o in cell.outputs if "data" in o]
+        return printed, data
+
+    calling = [(before, after) for before, after in zip(stored.cells, executed.cells)
+               if before.cell_type == "code" and "run_r(" in before.source]
+    assert calling
+    for before, after in calling:
+        printed, data = shown(after)
+        assert note in printed, after.source[:80]
+        without = "".join(line for line in printed.splitlines(keepends=True)
+                          if not line.startswith(note))
+        assert (without, data) == shown(before), after.source[:80]
 
 
 def test_the_chapters_run_without_r_in_the_colab_pass():

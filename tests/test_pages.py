@@ -554,7 +554,7 @@ def test_static_js_is_unpacked_only_when_its_sha512_matches(tmp_path, monkeypatc
 
 
 # ------------------------------------------------------------- the print edition
-requires_poppler = reference_mark("poppler-utils (pdftotext, pdfinfo)",
+requires_poppler = reference_mark("poppler-utils (pdftotext, pdfinfo, pdfimages)",
                                   shutil.which("pdftotext") is not None,
                                   "apt-get install poppler-utils")
 
@@ -564,11 +564,25 @@ def _pdf_tool(*command: str | Path) -> str:
                           check=True).stdout
 
 
+def _figure_sizes() -> set[tuple[int, int]]:
+    """Width and height in pixels of every figure the chapters store (PNG)."""
+    sizes = set()
+    for chapter in sorted((ROOT / "book").glob("*.ipynb")):
+        for cell in json.loads(chapter.read_text(encoding="utf-8"))["cells"]:
+            for output in cell.get("outputs", []):
+                if "image/png" in output.get("data", {}):
+                    png = base64.b64decode(output["data"]["image/png"])
+                    sizes.add((int.from_bytes(png[16:20], "big"),
+                               int.from_bytes(png[20:24], "big")))
+    return sizes
+
+
 @requires_chromium
 @requires_poppler
 def test_the_pdf_editions(book, zh_book):
     """tasks.py pdf: both editions print whole, with every formula typeset (no TeX left in the
-    text) and every chapter's title, with a CJK font for the Chinese one."""
+    text) and every chapter's title, with a CJK font for the Chinese one, and every figure at
+    print resolution (at least 200 pixels an inch as printed)."""
     assert book[0] == 0 and zh_book == 0
     assert _pdf_tool("fc-list", ":lang=zh"), "no CJK font: apt-get install fonts-noto-cjk"
     english, chinese = tasks.print_editions(book[2].parent.parent)
@@ -585,6 +599,14 @@ def test_the_pdf_editions(book, zh_book):
             assert title in flat, f"{pdf.name} lacks the title {title!r}"
         pages[pdf.name] = int(re.search(r"^Pages:\s+(\d+)", _pdf_tool("pdfinfo", pdf),
                                         re.MULTILINE).group(1))
+        # every figure, at print resolution: its pixels (the stored PNG's, as pdfimages lists
+        # them) over its printed size
+        printed = {(int(row[3]), int(row[4])): int(row[12]) for row in
+                   (line.split() for line in _pdf_tool("pdfimages", "-list", pdf).splitlines()[2:])
+                   if row[2] == "image"}
+        for size in _figure_sizes():
+            assert size in printed, f"{pdf.name} lacks the figure of {size[0]} x {size[1]} px"
+            assert printed[size] >= 200, f"{pdf.name}: a figure at {printed[size]} pixels an inch"
     # a whole book, not a page or the first screen: at least ten pages a chapter
     assert all(n > 10 * len(PAGES) for n in pages.values()), pages
     assert 0.8 < pages[chinese.name] / pages[english.name] < 1.25, pages
