@@ -290,7 +290,8 @@ def layout_problems(seen: dict) -> list[str]:
     elements past the text column's right edge (at a phone's width, those not in a box of
     their own that scrolls sideways), every display formula past it (one in a box that
     scrolls too: a derivation the reader has to scroll through sideways cannot be read at a
-    glance), and a page that scrolls sideways."""
+    glance), a page that scrolls sideways, and a table cell of one short Chinese word broken
+    over two lines (勘误 as 勘 and 误, issue 34)."""
     found = []
     for width, layout in sorted(seen["layout"].items(), reverse=True):  # widest first
         found += [f"at {width} px past the column: {element}" for element in layout["wide"]]
@@ -299,6 +300,8 @@ def layout_problems(seen: dict) -> list[str]:
         if layout["scrollWidth"] > layout["width"]:
             found.append(f"at {width} px the page scrolls sideways: {layout['scrollWidth']} px"
                          f" wide in a {layout['width']} px window")
+        found += [f"at {width} px a word broken over two lines: {cell}"
+                  for cell in layout["broken"]]
     return found
 
 
@@ -501,7 +504,7 @@ def test_browser_finds_what_does_not_fit(book, browser, tmp_path):
     # a 600 px column: a short formula and a narrow figure fit; a long formula, an 800 px table
     # and a 700 px image in a box that scrolls do not at 1280 px; at 420 px the image may
     # scroll in its box, a formula may not (nor one 450 px wide that fits at 1280 px), and
-    # the table makes the page scroll
+    # the table makes the page scroll; a cell one character wide breaks 勘误 at any width
     long = " + ".join(rf"\frac{{x_{i}}}{{y_{i}}}" for i in range(14))
     page = tmp_path / "wide.html"
     page.write_text(
@@ -513,18 +516,21 @@ def test_browser_finds_what_does_not_fit(book, browser, tmp_path):
         '<div style="overflow-x: auto"><img alt="a tree" style="width: 700px; height: 10px">'
         r'</div><div>\[ \mbox{' + "b" * 50 + r"} \]</div>"
         '<figure style="width: 300px; margin: 0"><img alt="small"></figure>'
-        "</article></body></html>", encoding="utf-8")
+        '<table><tr><td style="width: 1em">勘误</td><td style="white-space: nowrap">注释</td>'
+        "</tr></table></article></body></html>", encoding="utf-8")
     found = layout_problems(browser.check(page.as_uri()))
     formula = r"mjx-container:  \frac{x_0}{y_0} + \frac{x_1}{y_1} + \frac{x_2}{y_2} + \frac"
     assert [line.split(" (right edge")[0] for line in found] == [
         f"at 1280 px past the column: {formula}",
         "at 1280 px past the column: table: counts per leaf",
         "at 1280 px past the column: img: a tree",
+        "at 1280 px a word broken over two lines: td: 勘误",
         "at 420 px past the column: table: counts per leaf",
         f"at 420 px past the column, scrolling in its box: {formula}",
         "at 420 px past the column, scrolling in its box: mjx-container:  \\mbox{"
         + "b" * 50 + "} ",
-        "at 420 px the page scrolls sideways: 820 px wide in a 420 px window"]
+        "at 420 px the page scrolls sideways: 820 px wide in a 420 px window",
+        "at 420 px a word broken over two lines: td: 勘误"]
     assert found[1].endswith("(right edge 820 px, column 620 px)")  # 20 + 800; 20 + 600
 
 

@@ -268,7 +268,8 @@ def errata_seeds(markdown: str) -> tuple[str, list[tuple[int, str | None]]]:
         elif line.strip() == ":::":
             box = None
         starts.append((len(joined), box or section))
-        joined += " ".join(line.split()) + " "
+        # a table cell's message has its escaped pipes (\|) as the reader sees them (|)
+        joined += " ".join(line.replace("\\|", "|").split()) + " "
     return joined, starts
 
 
