@@ -633,8 +633,22 @@ _LAYOUT_CHECK = r"""(async width => {
   }
   const report = e => name(e) + ' (right edge ' + Math.round(right(e)) + ' px, column '
                      + Math.round(edge - 1) + ' px)';
+  // a table cell of one short Chinese word (two to four characters) broken over two lines,
+  // as 勘误 into 勘 and 误: the lines of its text start at more than one height
+  const lines = cell => {
+    const tops = new Set(), walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+    }
+    return tops.size;
+  };
+  const broken = Array.from(column.querySelectorAll('td, th'))
+    .filter(c => /^[\u4e00-\u9fff]{2,4}$/.test(c.textContent.trim()) && lines(c) > 1)
+    .map(c => c.tagName.toLowerCase() + ': ' + c.textContent.trim());
   return {scrollWidth, width: innerWidth, formulas: formulas.map(report),
-          wide: found.map(report)};
+          wide: found.map(report), broken};
 })"""
 
 

@@ -14,18 +14,24 @@ into the Chinese prose is the English one, formatted the same way.
 from __future__ import annotations
 
 import os
+from gettext import NullTranslations
 
 from myst_nb.core.variables import RetrievalError, VariableOutput, is_sphinx
 from myst_nb.ext.glue import roles
 from myst_nb.ext.glue.crossref import read_glue_cache
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.locale import init as init_locale
+from sphinx.locale import init as init_locale, translators
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
 _retrieve_glue_data = roles.retrieve_glue_data
+
+#: The words of the extensions' own catalogs that the glossary (book/glossary.md) spells
+#: otherwise: sphinx-exercise's zh_CN catalog calls an exercise 练习, the book 习题 as Zhou
+#: does. Keyed by the extension's catalog, then the language.
+EXTENSION_WORDS = {"exercise": {"zh_CN": {"Exercise": "习题"}}}
 
 
 def retrieve_glue_data(document, key: str) -> VariableOutput:
@@ -113,6 +119,28 @@ class TranslatedTitlesInSolutions(SphinxTransform):
                 kept[0][-1].extend(child.deepcopy() for child in title.children)
 
 
+class _Words(NullTranslations):
+    """An extension's catalog with some of its words replaced; the rest from the catalog."""
+
+    def __init__(self, words: dict[str, str], catalog: NullTranslations) -> None:
+        super().__init__()
+        self.words = words
+        self.add_fallback(catalog)
+
+    def gettext(self, message: str) -> str:
+        return self.words.get(message) or super().gettext(message)
+
+
+def _extension_words(app, config) -> None:
+    """EXTENSION_WORDS over the extensions' catalogs, before sphinx-exercise reads its word
+    for the numbers of exercises (config-inited) and for its titles."""
+    for catalog, languages in EXTENSION_WORDS.items():
+        words = languages.get(config.language or "en")
+        if words:
+            translators["general", catalog] = _Words(
+                words, translators.get(("general", catalog), NullTranslations()))
+
+
 def _single_page_handlers(app) -> None:
     """The print edition (``tasks.py pdf``) is each edition's single-page html. Sphinx looks up
     how to write an extension's node under the builder's name, and falls back to its format
@@ -126,6 +154,7 @@ def _single_page_handlers(app) -> None:
 
 def setup(app):
     roles.retrieve_glue_data = retrieve_glue_data
+    app.connect("config-inited", _extension_words, priority=100)
     app.connect("builder-inited", _single_page_handlers)
     app.add_transform(TranslateTocCaptions)
     app.add_transform(TranslatableExerciseTitles)

@@ -37,8 +37,10 @@ TERM_TABLES = ("Concepts", "Beyond one tree")
 #: rule (a stopping rule, the one-standard-error rule), not only a tree's path read as a rule,
 #: "penalty" any penalty (J48's log2(C)/N, the half error per leaf), not only seed 004's
 #: 惩罚机制 for missing values, "majority rule" also predicting the majority class, not only a
-#: surrogate search's 默认规则
-EVERYDAY = ("mean", "improvement", "rule", "penalty", "majority rule")
+#: surrogate search's 默认规则, "test" also a statistical test (检验) and the test set, not only
+#: a node's test of an attribute (测试), "exercise" also a link to an exercise, whose text
+#: sphinx-exercise writes (习题 3)
+EVERYDAY = ("mean", "improvement", "rule", "penalty", "majority rule", "test", "exercise")
 
 
 #: What opens a Markdown block other than a paragraph: a numbered or bulleted item, a heading,
@@ -266,7 +268,8 @@ def errata_seeds(markdown: str) -> tuple[str, list[tuple[int, str | None]]]:
         elif line.strip() == ":::":
             box = None
         starts.append((len(joined), box or section))
-        joined += " ".join(line.split()) + " "
+        # a table cell's message has its escaped pipes (\|) as the reader sees them (|)
+        joined += " ".join(line.replace("\\|", "|").split()) + " "
     return joined, starts
 
 
