@@ -91,13 +91,16 @@ def label_map() -> dict[str, str]:
             if english == english.lower():
                 variants |= {english.capitalize(), english.title()}
             found.update((variant, chinese) for variant in variants)
+    # a plural takes its singular's Chinese ("missing values"), unless it is a label itself
+    for english, chinese in list(found.items()):
+        found.setdefault(english + "s", chinese)
     return found
 
 
 @lru_cache(maxsize=1)
 def _pattern() -> re.Pattern:
     words = "|".join(re.escape(label) for label in sorted(label_map(), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.\-'])(?:{words})(?![\w\-(]|\.\w)")
+    return re.compile(rf"(?<![\w.\-'])(?:{words})(?![\w\-(=]|\.\w)")
 
 
 def translate(text: str) -> str:
@@ -110,11 +113,15 @@ def translate(text: str) -> str:
     for pattern, chinese in RULES:
         text = pattern.sub(chinese, text)
     done = _pattern().sub(lambda match: labels[match[0]], text)
-    return re.sub(rf"({HAN}+) \1(?!{HAN})", r"\1", done)
+    done = re.sub(rf"({HAN}+) \1(?!{HAN})", r"\1", done)
+    return re.sub(rf"(?<={HAN}) (?={HAN})", "", done)  # no space between Chinese words
 
 
 #: What a label cannot say: a source's line numbers, the seeds by number, "3 of 5", "Zhou"
-RULES = [(re.compile(r"\blines? (\d+(?:(?:, |–)\d+)*)"), r"第 \1 行"),
+RULES = [(re.compile(r"\broot(?=:|'s| node\b(?! ③)| attribute| split)|(?<=R\()root(?=\))"),
+          "根结点"),
+         (re.compile(r"\bsplit on (\w+)"), r"按 \1 划分"),
+         (re.compile(r"\blines? (\d+(?:(?:, |–)\d+)*)"), r"第 \1 行"),
          (re.compile(r"\bseed (\d{3})\b(?:'s)?"), r"源笔记 \1"),
          (re.compile(r"\b(\d+) of (\d+)\b"), r"\1（共 \2）"),
          (re.compile(r"\bZhou(?:'s)?\b"), "周志华"),
@@ -132,10 +139,12 @@ _CELL = re.compile(r"(<t[hd]\b[^>]*>)(.*?)(</t[hd]>)", re.S)
 _TEXT = re.compile(r"(?<=>)([^<]+)(?=<)|^([^<]+)(?=<)|(?<=>)([^<]+)$|^([^<]+)$")
 
 
-#: A header that names the root node's attribute, not the watermelons' attribute root (根蒂),
-#: in a table with none of the watermelons' other attributes among its headers
-ROOT_NODE = ("root", "根结点属性")
+#: "root" is the watermelons' attribute (根蒂), except as a cell of its own in a table about
+#: nodes (one that lists no other watermelon attribute as a header, and has a root, path or
+#: stops column): there it is the root node
+ROOT_NODE = ("root", "根结点")
 _WATERMELON = {"colour", "sound", "texture", "navel", "touch"}
+_ABOUT_NODES = {"root", "path", "stops"}
 
 
 def localise_table(table: str) -> str:
@@ -143,7 +152,7 @@ def localise_table(table: str) -> str:
     and numbers untouched)."""
     headers = {re.sub(r"<[^>]*>", "", m[2]).strip() for m in _CELL.finditer(table)
                if m[1].startswith("<th")}
-    root_node = ROOT_NODE[0] in headers and not headers & _WATERMELON
+    root_node = bool(headers & _ABOUT_NODES) and not headers & _WATERMELON
 
     def text(match: re.Match) -> str:
         plain = html.unescape(match[0])
