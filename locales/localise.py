@@ -17,7 +17,8 @@ one English -> Chinese map, :func:`label_map`, made of
 
 A cell that is one label of the map becomes its Chinese; any other cell has each label of the
 map inside it replaced, longest first, as a whole word ("Gain(D, texture)" -> "Gain(D, 纹理)",
-"no 2, yes 1" -> "否 2, 是 1"). Identifiers (``max_depth=2``, ``stop_reason``) are words of
+"no 2, yes 1" -> "否 2, 是 1"). The text values glued into the prose go through the same map.
+Identifiers (``max_depth=2``, ``stop_reason``) are words of
 code and stay as they are: a label never matches inside a word joined by "_", "." or "-".
 """
 from __future__ import annotations
@@ -124,6 +125,8 @@ RULES = [(re.compile(r"\broot(?=:|'s| node\b(?! ③)| attribute| split)|(?<=R\()
          (re.compile(r"\blines? (\d+(?:(?:, |–)\d+)*)"), r"第 \1 行"),
          (re.compile(r"\bseed (\d{3})\b(?:'s)?"), r"源笔记 \1"),
          (re.compile(r"\b(\d+) of (\d+)\b"), r"\1（共 \2）"),
+         (re.compile(r"\b(\d+)(?:st|nd|rd|th)\b"), r"第 \1"),
+         (re.compile(r"\b(ID3|C4\.5|CART|J48) validation\b"), r"\1 验证集预剪枝"),
          (re.compile(r"\bZhou(?:'s)?\b"), "周志华"),
          (re.compile(r"\bnode (\d+)"), r"结点 \1"),
          (re.compile(r"\bsplit of tree (\d+)"), r"第 \1 棵树的划分"),
@@ -169,12 +172,18 @@ def localise_html(page: str) -> str:
 
 
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese."""
+    """Every stored HTML output of the page (its tables) in Chinese, and every value glued
+    into the prose as text ("CART 1-SE", "worst perimeter", "16th")."""
     for raw in doctree.findall(nodes.raw):
         if "html" in raw.get("format", "").split() and "<t" in raw.astext():
             text = localise_html(raw.astext())
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
+    for glued in doctree.findall(nodes.inline):
+        if "pasted-text" in glued.get("classes", []):
+            glued.children = [nodes.Text(translate(child.astext()))
+                              if isinstance(child, nodes.Text) else child
+                              for child in glued.children]
 
 
 #: The theme's buttons that sphinx-book-theme 1.3 leaves in English for zh_CN, or in Taiwan's
