@@ -114,7 +114,7 @@ def translate(text: str) -> str:
     for pattern, chinese in RULES:
         text = pattern.sub(chinese, text)
     done = _pattern().sub(lambda match: labels[match[0]], text)
-    done = re.sub(rf"({HAN}+) \1(?!{HAN})", r"\1", done)
+    done = re.sub(rf"({HAN}+) (\1(?!{HAN})|\(\1\))", r"\1", done)  # 剪枝 (剪枝)
     return re.sub(rf"(?<={HAN}) (?={HAN})", "", done)  # no space between Chinese words
 
 
@@ -132,7 +132,7 @@ RULES = [(re.compile(r"\broot(?=:|'s| node\b(?! ③)| attribute| split)|(?<=R\()
          (re.compile(r"\bsplit of tree (\d+)"), r"第 \1 棵树的划分"),
          (re.compile(r"\btree (\d+)"), r"第 \1 棵树"),
          (re.compile(r"\bstump of round (\d+)"), r"第 \1 轮的树桩"),
-         (re.compile(r"\bleaves of J48"), "J48 的叶结点数："),
+         (re.compile(r"\bleaves of (J48 [^,]*)"), r"\1 的叶结点数"),
          (re.compile(r"\bleaves at (10 )?(\w+)"), r"\1\2 处的叶结点数"),
          (re.compile(r"(\S+) at (\d[\d.]*|alpha_\w+)"), r"\1 在 \2 处"),
          (re.compile(r"\b([\w.]+)'s\b"), r"\1 的")]
