@@ -171,14 +171,32 @@ def localise_html(page: str) -> str:
     return re.sub(r"<table\b.*?</table>", lambda m: localise_table(m[0]), page, flags=re.S)
 
 
+#: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
+#: other lines of a printed output (logs, warnings) stay as the code printed them
+_TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese, and every value glued
-    into the prose as text ("CART 1-SE", "worst perimeter", "16th")."""
+    """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
+    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter")."""
     for raw in doctree.findall(nodes.raw):
         if "html" in raw.get("format", "").split() and "<t" in raw.astext():
             text = localise_html(raw.astext())
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
+    for block in doctree.findall(nodes.literal_block):
+        if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
+            text = block.astext()
+            if _TREE_LINE.search(text):
+                text = _TREE_LINE.sub(lambda line: translate(line[0]).replace(" in {", " ∈ {"),
+                                      text)
+                block.children = [nodes.Text(text)]
     for glued in doctree.findall(nodes.inline):
         if "pasted-text" in glued.get("classes", []):
             glued.children = [nodes.Text(translate(child.astext()))

@@ -328,8 +328,9 @@ def test_chapter_11_widget_draws_offline(browsed):
 #: MCAR), formula names (Gain, Ent, IV), rpart's column names (CP, nsplit, rel error, xerror,
 #: xstd, improve, twoing, style), Python's values (True, False, None, NaN), the UCI data sets'
 #: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
-#: names. Words with a digit, "_" or "." in them (C4.5, max_depth, Node.scores) and quoted
-#: values ('branch', missing='branch') are code, and are not counted.
+#: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
+#: max_depth, Node.scores) and quoted values ('branch', missing='branch') are code, and are
+#: not counted.
 TABLE_ENGLISH_KEPT = frozenset("""
     dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
@@ -338,7 +339,7 @@ TABLE_ENGLISH_KEPT = frozenset("""
     mushroom adult car vote credit-g breast-cancer tic-tac-toe odor spore-print-color gill-size
     gill-spacing population wage-increase-first-year pension education-allowance
     statutory-holidays contribution-to-health-plan longterm-disability-assistance duration
-    purpose proline Class Start Number Age""".split())
+    purpose proline Class Start Number Age setosa versicolor virginica""".split())
 
 
 def english_words(text: str) -> list[str]:
@@ -351,11 +352,14 @@ def english_words(text: str) -> list[str]:
 
 
 #: The text of every header and cell of a page's stored outputs' tables (pandas' tables and
-#: dtree.verify's), the citation labels, and the theme's buttons and footer, as shown
-_LABELS = """(() => ({
+#: dtree.verify's), each line of a tree printed as text (dtree.export_text), the citation
+#: labels, and the theme's buttons and footer, as shown
+_LABELS = r"""(() => ({
   cells: Array.from(document.querySelectorAll(
     'article .cell_output table th, article .cell_output table td, '
     + 'article table.dtree-verify th, article table.dtree-verify td'), c => c.innerText),
+  trees: Array.from(document.querySelectorAll('article .cell_output pre'), p => p.innerText)
+    .flatMap(text => text.split('\n')).filter(line => /^\s*\|/.test(line)),
   citations: Array.from(document.querySelectorAll('article a[href*="bibliography"]'),
                         a => a.innerText),
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
@@ -375,6 +379,8 @@ def chinese_labels_problems(seen: dict) -> list[str]:
     TABLE_ENGLISH_KEPT, each citation label in English, each English button or footer word."""
     found = [f"table cell {cell!r}: {', '.join(words)}" for cell in seen["cells"]
              if (words := english_words(cell))]
+    found += [f"tree line {line.strip()!r}: {', '.join(words)}" for line in seen["trees"]
+              if (words := english_words(line))]
     found += [f"citation {label!r}" for label in seen["citations"]
               if CITATION_ENGLISH.search(label)]
     return found + [f"theme: {word!r}" for word in THEME_ENGLISH if word in seen["theme"]]
@@ -384,7 +390,8 @@ def chinese_labels_problems(seen: dict) -> list[str]:
 @pytest.mark.parametrize("page", ZH_PAGES)
 def test_chinese_page_labels_are_chinese(book, zh_book, browser, page):
     # issue 34 §1: the tables computed once, shown in the zh edition with Chinese headers,
-    # values and verify labels (locales/localise.py), citation labels in the zh style,
+    # values and verify labels (locales/localise.py), and so the trees printed as text,
+    # citation labels in the zh style,
     # the theme's buttons and footer in mainland Chinese. The figures are still English.
     assert zh_book == 0
     browser.open((book[2] / f"{page}.html").as_uri())
@@ -396,11 +403,13 @@ def test_english_labels_are_found():
     assert english_words("Gain(D, 纹理), max_depth=2, C4.5, 'branch', True, odor = n") == []
     assert english_words("best 属性 at the root") == ["best", "at", "the", "root"]
     assert english_words("tic-\ntac-\ntoe") == english_words("missing='branch'") == []
-    seen = {"cells": ["量", "no 2, 是 1"], "citations": ["源笔记 002, 2021", "Pedregosa and others",
-                                                      "Breiman 等, 1984", "Seed 001, n.d."],
+    seen = {"cells": ["量", "no 2, 是 1"], "trees": ["|--- 纹理 = clear"],
+            "citations": ["源笔记 002, 2021", "Pedregosa and others", "Breiman 等, 1984",
+                          "Seed 001, n.d."],
             "theme": "源码仓库 Open issue 打印为 PDF © 2026 版权所有"}
     assert chinese_labels_problems(seen) == [
-        "table cell 'no 2, 是 1': no", "citation 'Pedregosa and others'",
+        "table cell 'no 2, 是 1': no", "tree line '|--- 纹理 = clear': clear",
+        "citation 'Pedregosa and others'",
         "citation 'Seed 001, n.d.'", "theme: 'Open issue'"]
 
 
