@@ -197,6 +197,7 @@ def localise_outputs(app, doctree, docname) -> None:
                 text = _TREE_LINE.sub(lambda line: translate(line[0]).replace(" in {", " ∈ {"),
                                       text)
                 block.children = [nodes.Text(text)]
+                block.rawsource = text  # what Sphinx's html writer highlights
     for glued in doctree.findall(nodes.inline):
         if "pasted-text" in glued.get("classes", []):
             glued.children = [nodes.Text(translate(child.astext()))
