@@ -229,6 +229,13 @@ def localise_buttons(app, pagename, templatename, context, doctree) -> None:
 def setup(app):
     import bibliography_zh  # registers the citation style (this folder is on sys.path)
 
+    # the map and this file as a config value: a changed label rebuilds every page, where an
+    # incremental build would keep the pages written with the old map
+    import hashlib
+
+    sources = b"".join(path.read_bytes() for path in (
+        LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
+    app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
     app.connect("doctree-resolved", localise_outputs)
     app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)
     # after the theme's own handlers, which add the buttons
