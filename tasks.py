@@ -222,6 +222,14 @@ def _chinese_config(path: str) -> int:
     config["sphinx"]["config"].update(html_search_language="zh",
                                       html_search_options={"dict": str(words)})
     config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
+    # the labels (issue 34): computed and verify tables through one English -> Chinese map
+    # (locales/localise.py), citation labels in the zh style (locales/bibliography_zh.py),
+    # the theme's buttons and footer in mainland Chinese
+    config["author"] = "dtree 的作者们"
+    config["sphinx"]["local_extensions"]["localise"] = "locales/"
+    config["sphinx"]["config"].update(
+        bibtex_reference_style="author_year_zh",
+        templates_path=[str(ROOT / "locales" / "zh_CN" / "_templates")])
     # jupyter-book takes the extensions' folders relative to the configuration file
     config["sphinx"]["local_extensions"] = {
         name: str(ROOT / folder) for name, folder in config["sphinx"]["local_extensions"].items()}

@@ -1,0 +1,243 @@
+"""The Chinese edition's labels (issue 34 §1): computed tables, verify tables, citation labels
+and the theme's buttons and footer in Chinese, at build time. Loaded by the Chinese build only
+(``tasks._chinese_config``).
+
+Every chapter executes once; both editions are made from the same stored outputs, so the
+numbers cannot differ. What the zh build changes is the words around them: the text of each
+header and cell of an output's HTML table (pandas' tables, ``dtree.verify``'s) goes through
+one English -> Chinese map, :func:`label_map`, made of
+
+1. the glossary's rows (``book/glossary.md``: its term tables, and the data sets' attributes
+   and values), the book's one list of terms;
+2. the data sets' Chinese names (``dtree.datasets.ZH_EN``, Zhou's headers and values);
+3. ``locales/zh_CN/labels.tsv``: the labels of the computed tables that are no glossary term
+   (the verify table's "quantity", "agrees", phrases of the chapters' tables), each written
+   once; an English label the glossary or the data sets already give may not be repeated
+   there (tests/test_localise.py).
+
+A cell that is one label of the map becomes its Chinese; any other cell has each label of the
+map inside it replaced, longest first, as a whole word ("Gain(D, texture)" -> "Gain(D, 纹理)",
+"no 2, yes 1" -> "否 2, 是 1"). The text values glued into the prose go through the same map.
+Identifiers (``max_depth=2``, ``stop_reason``) are words of
+code and stay as they are: a label never matches inside a word joined by "_", "." or "-".
+"""
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from docutils import nodes
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = Path(__file__).resolve().parent / "zh_CN" / "labels.tsv"
+GLOSSARY = ROOT / "book" / "glossary.md"
+#: The glossary's tables whose rows give labels: the terms, and the data sets'
+GLOSSARY_TABLES = ("Concepts", "Beyond one tree", "The watermelon data", "The loan data")
+HAN = r"[\u3400-\u9fff]"
+
+
+def glossary_labels(text: str) -> dict[str, str]:
+    """English -> Chinese from the glossary's tables: a row whose cells list as many terms as
+    each other (separated by ";" or ",", parenthesised remarks dropped), and the values column
+    of the data sets' tables ("green 青绿, dark 乌黑"). Rows without a Chinese term ("—") and the
+    seeds' spellings (节点) give none."""
+    found, table = {}, None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            table = line[3:].strip()
+        if (not any(table and table.startswith(t) for t in GLOSSARY_TABLES)
+                or not line.startswith("|") or line.startswith("|---")):
+            continue
+        cells = line.strip().strip("|").split("|")
+        terms = []
+        for cell in cells[:2]:
+            while re.search(r"\([^()]*\)", cell):
+                cell = re.sub(r"\s*\([^()]*\)", "", cell)
+            terms.append([term.strip() for term in re.split(r"[;,]", cell)])
+        english, chinese = terms
+        if english[0] not in ("English",) and len(english) == len(chinese) and not any(
+                "—" in term or "节点" in term for term in chinese):
+            found.update((e, z) for e, z in zip(english, chinese) if e and z)
+        if len(cells) > 2:
+            found.update(re.findall(rf"([A-Za-z][A-Za-z ]*?) ({HAN}+)", cells[2]))
+    return found
+
+
+def read_labels(text: str) -> dict[str, str]:
+    """English -> Chinese from labels.tsv: one "English<TAB>中文" a line, # starts a comment."""
+    found = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            english, chinese = line.split("\t")
+            found[english.strip()] = chinese.strip()
+    return found
+
+
+@lru_cache(maxsize=1)
+def label_map() -> dict[str, str]:
+    """The one English -> Chinese map: the glossary first, then the data sets' names, then
+    labels.tsv. A label in lower case also matches capitalised ("Home Owner", "Yes"); one
+    written otherwise matches only as written ("TRUE", Weka's value; Python's True stays)."""
+    from dtree.datasets import ZH_EN
+
+    found = {}
+    for source in (read_labels(LABELS.read_text(encoding="utf-8")),
+                   {name: chinese for chinese, english in ZH_EN.items()
+                    for name in {english, english.replace("_", " ")}},
+                   glossary_labels(GLOSSARY.read_text(encoding="utf-8"))):
+        for english, chinese in source.items():
+            variants = {english}
+            if english == english.lower():
+                variants |= {english.capitalize(), english.title()}
+            found.update((variant, chinese) for variant in variants)
+    # a plural takes its singular's Chinese ("missing values"), unless it is a label itself
+    for english, chinese in list(found.items()):
+        found.setdefault(english + "s", chinese)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _pattern() -> re.Pattern:
+    words = "|".join(re.escape(label) for label in sorted(label_map(), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.\-'])(?:{words})(?![\w\-(=]|\.\w)")
+
+
+def translate(text: str) -> str:
+    """A table cell's text in Chinese: the whole cell if it is a label, else each label in it.
+    A label after its own Chinese ("纹理 texture", as some quantities name an attribute) goes."""
+    labels = label_map()
+    key = " ".join(text.split())
+    if key in labels:
+        return text.replace(text.strip(), labels[key])
+    for pattern, chinese in RULES:
+        text = pattern.sub(chinese, text)
+    done = _pattern().sub(lambda match: labels[match[0]], text)
+    done = re.sub(rf"({HAN}+) (\1(?!{HAN})|\(\1\))", r"\1", done)  # 剪枝 (剪枝)
+    return re.sub(rf"(?<={HAN}) (?={HAN})", "", done)  # no space between Chinese words
+
+
+#: What a label cannot say: a source's line numbers, the seeds by number, "3 of 5", "Zhou"
+RULES = [(re.compile(r"\broot(?=:|'s| node\b(?! ③)| attribute| split)|(?<=R\()root(?=\))"),
+          "根结点"),
+         (re.compile(r"\bsplit on (\w+)"), r"按 \1 划分"),
+         (re.compile(r"\blines? (\d+(?:(?:, |–)\d+)*)"), r"第 \1 行"),
+         (re.compile(r"\bseed (\d{3})\b(?:'s)?"), r"源笔记 \1"),
+         (re.compile(r"\b(\d+) of (\d+)\b"), r"\1（共 \2）"),
+         (re.compile(r"\b(\d+)(?:st|nd|rd|th)\b"), r"第 \1"),
+         (re.compile(r"\b(ID3|C4\.5|CART|J48) validation\b"), r"\1 验证集预剪枝"),
+         (re.compile(r"\bZhou(?:'s)?\b"), "周志华"),
+         (re.compile(r"\bnode (\d+)"), r"结点 \1"),
+         (re.compile(r"\bsplit of tree (\d+)"), r"第 \1 棵树的划分"),
+         (re.compile(r"\btree (\d+)"), r"第 \1 棵树"),
+         (re.compile(r"\bstump of round (\d+)"), r"第 \1 轮的树桩"),
+         (re.compile(r"\bleaves of (J48 [^,]*)"), r"\1 的叶结点数"),
+         (re.compile(r"\bleaves at (10 )?(\w+)"), r"\1\2 处的叶结点数"),
+         (re.compile(r"(\S+) at (\d[\d.]*|alpha_\w+)"), r"\1 在 \2 处"),
+         (re.compile(r"\b([\w.]+)'s\b"), r"\1 的")]
+
+
+_CELL = re.compile(r"(<t[hd]\b[^>]*>)(.*?)(</t[hd]>)", re.S)
+_TEXT = re.compile(r"(?<=>)([^<]+)(?=<)|^([^<]+)(?=<)|(?<=>)([^<]+)$|^([^<]+)$")
+
+
+#: "root" is the watermelons' attribute (根蒂), except as a cell of its own in a table about
+#: nodes (one that lists no other watermelon attribute as a header, and has a root, path or
+#: stops column): there it is the root node
+ROOT_NODE = ("root", "根结点")
+_WATERMELON = {"colour", "sound", "texture", "navel", "touch"}
+_ABOUT_NODES = {"root", "path", "stops"}
+
+
+def localise_table(table: str) -> str:
+    """One table's HTML with the text of every header and cell translated (tags, attributes
+    and numbers untouched)."""
+    headers = {re.sub(r"<[^>]*>", "", m[2]).strip() for m in _CELL.finditer(table)
+               if m[1].startswith("<th")}
+    root_node = bool(headers & _ABOUT_NODES) and not headers & _WATERMELON
+
+    def text(match: re.Match) -> str:
+        plain = html.unescape(match[0])
+        chinese = ROOT_NODE[1] if root_node and plain.strip() == ROOT_NODE[0] else translate(
+            plain)
+        return html.escape(chinese, quote=False)
+
+    return _CELL.sub(lambda m: m[1] + _TEXT.sub(text, m[2]) + m[3], table)
+
+
+def localise_html(page: str) -> str:
+    """The HTML of an output with each of its tables translated (:func:`localise_table`)."""
+    return re.sub(r"<table\b.*?</table>", lambda m: localise_table(m[0]), page, flags=re.S)
+
+
+#: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
+#: other lines of a printed output (logs, warnings) stay as the code printed them
+_TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
+def localise_outputs(app, doctree, docname) -> None:
+    """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
+    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter")."""
+    for raw in doctree.findall(nodes.raw):
+        if "html" in raw.get("format", "").split() and "<t" in raw.astext():
+            text = localise_html(raw.astext())
+            raw.children = [nodes.Text(text)]
+            raw.rawsource = text
+    for block in doctree.findall(nodes.literal_block):
+        if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
+            text = block.astext()
+            if _TREE_LINE.search(text):
+                text = _TREE_LINE.sub(lambda line: translate(line[0]).replace(" in {", " ∈ {"),
+                                      text)
+                block.children = [nodes.Text(text)]
+                block.rawsource = text  # what Sphinx's html writer highlights
+    for glued in doctree.findall(nodes.inline):
+        if "pasted-text" in glued.get("classes", []):
+            glued.children = [nodes.Text(translate(child.astext()))
+                              if isinstance(child, nodes.Text) else child
+                              for child in glued.children]
+
+
+#: The theme's buttons that sphinx-book-theme 1.3 leaves in English for zh_CN, or in Taiwan's
+#: phrasing (列印成 PDF)
+THEME = {"Repository": "源码仓库", "Open issue": "提交问题", "Source repositories": "源码仓库",
+         "Print to PDF": "打印为 PDF", "列印成 PDF": "打印为 PDF",
+         "Launch interactive content": "在线运行", "Launch on Binder": "在 Binder 上运行",
+         "Launch on Colab": "在 Colab 上运行", "Download this page": "下载此页面"}
+
+
+def _theme_strings(item):
+    if isinstance(item, dict):
+        return {key: _theme_strings(value) for key, value in item.items()}
+    if isinstance(item, list):
+        return [_theme_strings(value) for value in item]
+    return THEME.get(item, item) if isinstance(item, str) else item
+
+
+def localise_buttons(app, pagename, templatename, context, doctree) -> None:
+    if "header_buttons" in context:
+        context["header_buttons"] = _theme_strings(context["header_buttons"])
+
+
+def setup(app):
+    import bibliography_zh  # registers the citation style (this folder is on sys.path)
+
+    # the map and this file as a config value: a changed label rebuilds every page, where an
+    # incremental build would keep the pages written with the old map
+    import hashlib
+
+    sources = b"".join(path.read_bytes() for path in (
+        LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
+    app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
+    app.connect("doctree-resolved", localise_outputs)
+    app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)
+    # after the theme's own handlers, which add the buttons
+    app.connect("html-page-context", localise_buttons, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
