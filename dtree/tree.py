@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import pickle
+import zlib
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -179,10 +181,15 @@ class Node:
             labels.insert(self.missing_branch, "is missing")
         return labels
 
-    def __reduce__(self):
-        """Pickle (and deep-copy) the subtree as columns over its nodes (``_columns``), so
-        neither its depth nor its number of nodes makes Python objects in the pickle."""
-        return _rebuild, (_columns(self),)
+    def __reduce_ex__(self, protocol: int):
+        """Pickle the subtree as columns over its nodes (``_columns``), so neither its depth nor
+        its number of nodes makes Python objects in the pickle, and those compressed (zlib:
+        the scores of every attribute at every node repeat many of their values)."""
+        return _unpickle, (zlib.compress(pickle.dumps(_columns(self), protocol)),)
+
+    def __deepcopy__(self, memo: dict) -> Node:
+        """A copy of the subtree, through the columns a pickle holds (uncompressed)."""
+        return _rebuild(_columns(self))
 
 
 def numbering(nodes: Iterable[Node]) -> dict[int, int]:
@@ -446,6 +453,11 @@ def _rebuild_surrogates(columns: dict) -> list[tuple]:
             for k, (name, index, reverse) in enumerate(features)]
     counts = _unpack(columns["counts"]).tolist()
     return [tuple(made[end - count:end]) for count, end in zip(counts, np.cumsum(counts))]
+
+
+def _unpickle(compressed: bytes) -> Node:
+    """The root of the subtree that :meth:`Node.__reduce_ex__` pickled."""
+    return _rebuild(pickle.loads(zlib.decompress(compressed)))
 
 
 def _rebuild(columns: dict) -> Node:
