@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from .jit import kernel
-from .routing import SPREAD, branch_of, route
+from .routing import SPREAD, branch_of, route_missing
 from .tolerances import MEDIAN_RTOL, WEKA_SMALL
 
 ENTROPY, GINI, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3
@@ -743,7 +743,7 @@ def _deviation_of_sides(values, weights, codes, on_left):
 def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
               rows, w, order):
     """Hand the node's rows to its children. A row whose value is missing goes where
-    ``sent[i]`` says (:func:`dtree.routing.route`): to that child (a branch for missing values, a
+    ``sent[i]`` says (:mod:`dtree.routing`): to that child (a branch for missing values, a
     surrogate's choice), to no child (-2: it stays at the node), or, for -1, to every child that
     has known weight, with weight w * r~_v, the child's share of the known weight (Zhou 2016,
     sec. 4.4.2). A child holds the rows of its branch, then the spread rows.
@@ -826,7 +826,7 @@ def predict_rows(X, feature, first_child, code_start, threshold, codes, n_childr
     The tree is given as arrays over its nodes (:class:`dtree.tree.RoutingArrays`): node i
     tests ``feature[i]`` (-1 for a leaf); its children are the ``n_children[i]`` nodes from
     ``first_child[i]``, ``fractions`` their training fractions. At each node a row takes the
-    branch the routing rule gives it (:func:`dtree.routing.route`: its value's, else the first
+    branch the routing rule gives it (:mod:`dtree.routing`: its value's, else the first
     surrogate's that places it, else ``detour[i]``, else ``unplaced``). A row that stays
     (STAY) ends there with node i's prediction; one that spreads (SPREAD) goes down every
     branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
@@ -841,8 +841,10 @@ def predict_rows(X, feature, first_child, code_start, threshold, codes, n_childr
             node, weight = stack_node[top], stack_weight[top]
             b = 0
             while feature[node] >= 0:  # follow the branches down
-                b = route(X, i, node, feature, threshold, codes, code_start, surrogates,
-                          surrogate_table, surrogate_threshold, detour, unplaced)
+                b = branch_of(X[i, feature[node]], threshold[node], codes, code_start[node])
+                if b < 0:
+                    b = route_missing(X, i, node, codes, surrogates, surrogate_table,
+                                      surrogate_threshold, detour, unplaced)
                 if b < 0:
                     break
                 node = first_child[node] + b

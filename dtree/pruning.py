@@ -34,9 +34,9 @@ from ._validation import (check_number, check_params, check_sample_weight,
                           encode_columns, fit_features, table_columns, take_rows)
 from .export import decision_loss
 from .jit import compiled, kernel
-from .routing import SPREAD, otherwise, route
+from .routing import SPREAD, branch_of, otherwise, route_missing
 from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
-from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
+from .tree import (Layout, Node, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
@@ -533,7 +533,7 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
     ``XT``, one row per feature; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
     :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.RoutingArrays`; a row takes the
-    branch the routing rule gives it as at fit (:func:`dtree.routing.route` with the grower's
+    branch the routing rule gives it as at fit (:mod:`dtree.routing`, with the grower's
     detours ``fit_child``). A row placed on no branch stays at the node (``unplaced`` STAY:
     CART on a majority tie) or goes down (SPREAD) every branch whose share of the weight placed
     among *these* rows exceeds 1e-6, with its
@@ -556,8 +556,10 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
         branch, known = np.empty(m, np.int64), np.zeros(k)
         n_own, n_spread = np.zeros(k, np.int64), 0
         for i in range(m):
-            b = route(X, r[i], v, feature, threshold, codes, code_start, surrogates,
-                      surrogate_table, surrogate_threshold, fit_child, unplaced)
+            b = branch_of(X[r[i], feature[v]], threshold[v], codes, code_start[v])
+            if b < 0:
+                b = route_missing(X, r[i], v, codes, surrogates, surrogate_table,
+                                  surrogate_threshold, fit_child, unplaced)
             branch[i] = b
             if b >= 0:
                 known[b] += rw[i]
@@ -634,7 +636,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """The node's rows handed to its children as the tree was grown (missing-value
         branch, surrogates); a row spread over the branches goes to each with the share of the
         placed weight among these rows (J48's resetDistribution)."""
-        branch = branches(node, XT, rows, routing, at_fit=True)
+        branch = layout.branches(node, XT, rows, routing, at_fit=True)
         placed = branch >= 0
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))

@@ -1,9 +1,9 @@
-"""The routing rule: which branch a row takes at a node, written once (:func:`route`).
+"""The routing rule: which branch a row takes at a node, written once.
 
 A row goes down the branch of its tested value (:func:`branch_of`). Where that value is missing
-(NaN; an encoded value unseen at fit is NaN too), or its category has no branch at the node, the
-first of the node's surrogate splits that can place the row decides (CART; Breiman et al. 1984,
-sec. 5.3; rpart's ``nodesplit``). A row that nothing places takes the node's *detour*
+(NaN; an encoded value unseen at fit is NaN too), or its category has no branch at the node,
+:func:`route_missing` decides: the first of the node's surrogate splits that can place the row
+(CART; Breiman et al. 1984, sec. 5.3; rpart's ``nodesplit``), else the node's *detour*
 (:func:`detour`): its missing-value branch (C4.5's own branch for missing values), else its
 learned side (CART's ``missing="learn"``, scikit-learn's ``missing_go_to_left``), else the
 majority branch while the tree grows (rpart's ``surrogate.c``) or the larger child at prediction
@@ -13,10 +13,12 @@ fraction (``SPREAD``; Quinlan 1993, ch. 3) or stays at the node (``STAY``; rpart
 ``predict_missing="stop"``). A grown node has surrogates or a missing-value branch or a learned
 side, never two of them.
 
-:func:`route` is the rule for one row at one node, a kernel that prediction
-(:func:`dtree.kernels.predict_rows`), error-based pruning and the grower call in their loops,
-compiled; :func:`dtree.tree.branches` calls it (through :func:`route_rows`) for the rows at a
-node. It reads the tree as arrays over its nodes (:class:`dtree.tree.RoutingArrays`).
+The two kernels are the rule, compiled: prediction (:func:`dtree.kernels.predict_rows`),
+error-based pruning and :func:`route_rows` call them in their loops, and
+:func:`dtree.tree.branches` calls :func:`route_rows` for the rows at a node. (A kernel of both
+steps, inlined into those loops, took every routing array as an argument, which numba counts a
+reference to on each call: prediction took four times as long.) They read the tree as arrays
+over its nodes (:class:`dtree.tree.RoutingArrays`).
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["SPREAD", "STAY", "branch_of", "route", "route_rows", "detour", "otherwise"]
+__all__ = ["SPREAD", "STAY", "branch_of", "route_missing", "route_rows", "detour", "otherwise"]
 
 #: the two answers of :func:`route` that are not a branch: every branch, by fraction; or none,
 #: the row stays at the node
@@ -48,21 +50,16 @@ def branch_of(value, threshold, codes, first):
 
 
 @kernel(inline=True)
-def route(X, row, node, feature, threshold, codes, code_start, surrogates, surrogate_table,
-          surrogate_threshold, detour, unplaced):
-    """The branch that row ``row`` of ``X`` (a row per sample) takes at internal node ``node``:
-    the library's one routing rule (see the module's docstring).
+def route_missing(X, row, node, codes, surrogates, surrogate_table, surrogate_threshold, detour,
+                  unplaced):
+    """The branch that row ``row`` of ``X`` (a row per sample) takes at internal node ``node``
+    where :func:`branch_of` does not place it: the first of the node's surrogate splits that
+    can, else the node's detour, else ``unplaced`` (SPREAD or STAY, :func:`otherwise`).
 
-    Node i tests column ``feature[i]`` against ``threshold[i]``, or, if that is NaN, maps a
-    category code c to branch ``codes[code_start[i] + c]``. Its surrogate splits are numbers
-    ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1``: row s of ``surrogate_table`` holds a
-    surrogate's column, whether it is reversed (``value > t`` goes left) and where its category
-    map starts in ``codes``; ``surrogate_threshold[s]`` its threshold (NaN for categories).
-    ``detour[i]`` is the node's detour, -1 for none, and ``unplaced`` what a row gets that
-    nothing places: SPREAD or STAY (:func:`otherwise`)."""
-    b = branch_of(X[row, feature[node]], threshold[node], codes, code_start[node])
-    if b >= 0:
-        return b
+    Node i's surrogate splits are numbers ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1``: row
+    s of ``surrogate_table`` holds a surrogate's column, whether it is reversed (``value > t``
+    goes left) and where its category map starts in ``codes``; ``surrogate_threshold[s]`` its
+    threshold (NaN for categories). ``detour[i]`` is the node's detour, -1 for none."""
     for k in range(surrogates[node, 0], surrogates[node, 1]):
         b = branch_of(X[row, surrogate_table[k, 0]], surrogate_threshold[k], codes,
                       surrogate_table[k, 2])
@@ -74,11 +71,15 @@ def route(X, row, node, feature, threshold, codes, code_start, surrogates, surro
 @kernel
 def route_rows(X, rows, node, feature, threshold, codes, code_start, surrogates,
                surrogate_table, surrogate_threshold, detour, unplaced):
-    """:func:`route` of each of ``rows`` at ``node``."""
+    """The branch each of ``rows`` of ``X`` takes at internal node ``node``: the routing rule,
+    :func:`branch_of` of its value at column ``feature[node]`` (``threshold[node]``, or the
+    category map from ``codes[code_start[node]]``), else :func:`route_missing`."""
     branch = np.empty(len(rows), np.int64)
     for i in range(len(rows)):
-        branch[i] = route(X, rows[i], node, feature, threshold, codes, code_start, surrogates,
-                          surrogate_table, surrogate_threshold, detour, unplaced)
+        b = branch_of(X[rows[i], feature[node]], threshold[node], codes, code_start[node])
+        branch[i] = b if b >= 0 else route_missing(
+            X, rows[i], node, codes, surrogates, surrogate_table, surrogate_threshold, detour,
+            unplaced)
     return branch
 
 

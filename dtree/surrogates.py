@@ -15,7 +15,7 @@ way and so agrees on a share m = max(t_L, t_R) / (t_L + t_R):
 
 Only surrogates with a positive adjusted agreement (better than the blind rule) are kept, ranked
 by agreement, at most ``max_surrogates``. A row missing the primary then goes by the first
-surrogate whose attribute it has, else the majority way (:func:`dtree.routing.route`).
+surrogate whose attribute it has, else the majority way (:mod:`dtree.routing`).
 
 Everything follows rpart's C code (``src/surrogate.c``, ``src/choose_surg.c``,
 ``src/insert_split.c``, ``src/nodesplit.c``, version 4.1), including its details:

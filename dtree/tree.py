@@ -51,7 +51,7 @@ class Node:
     for a tie, where the row stays at the node. With CART's ``missing="learn"`` (scikit-learn's
     ``missing_go_to_left``) a threshold node has ``missing_side`` instead, the child that a row
     whose value is missing takes, at fit and at predict. Which branch a row takes is decided in one
-    place, :func:`dtree.routing.route`.
+    place, :mod:`dtree.routing`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -538,7 +538,7 @@ def value_branches(node: Node, XT: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str = "distribute",
              at_fit: bool = False) -> np.ndarray:
     """Which branch each row takes at an internal node: the library's one routing rule,
-    :func:`dtree.routing.route`, which the grower, the pruners and prediction follow.
+    :mod:`dtree.routing`, which the grower, the pruners and prediction follow.
 
     A row goes by its tested value (:func:`value_branches`). Without one (missing, or a category
     with no branch here) it takes the first surrogate split that can place it (CART); else the
@@ -606,8 +606,7 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
         if not node.children:
             yield node, rows, weights, np.ones(len(rows), dtype=bool)
             continue
-        branch = _routed(layout.arrays, layout.number[id(node)], XT, rows, predict_missing,
-                         at_fit)
+        branch = layout.branches(node, XT, rows, predict_missing, at_fit)
         yield node, rows, weights, branch == STAY
         parts = hand_down(branch, rows, weights, node.branch_fractions)
         stack.extend((child, *part) for child, part in zip(reversed(node.children),
@@ -809,6 +808,12 @@ class Layout:
     def __deepcopy__(self, memo: dict) -> Layout:
         return Layout(None)
 
+    def branches(self, node: Node, XT: np.ndarray, rows: np.ndarray,
+                 predict_missing: str = "distribute", at_fit: bool = False) -> np.ndarray:
+        """:func:`branches` at ``node``, a node of a numbered layout, on its routing arrays
+        (patched by the edits, so that a pruner routes on the tree as it stands)."""
+        return _routed(self.arrays, self.number[id(node)], XT, rows, predict_missing, at_fit)
+
     def __reduce__(self):
         return Layout, (self.root,)
 
@@ -866,10 +871,10 @@ def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
 
 
 def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespace:
-    """The fields of ``RoutingArrays`` that :func:`dtree.routing.route` reads, over ``nodes``:
-    those of ``split`` (all by default) tested, the others leaves. Per node the tested feature
-    (-1 for a leaf), where its category-to-branch map starts in the concatenated maps, the
-    threshold (NaN for a split on categories); the maps; the detours
+    """The fields of ``RoutingArrays`` that the routing rule reads (:mod:`dtree.routing`), over
+    ``nodes``: those of ``split`` (all by default) tested, the others leaves. Per node the
+    tested feature (-1 for a leaf), where its category-to-branch map starts in the
+    concatenated maps, the threshold (NaN for a split on categories); the maps; the detours
     (:func:`dtree.routing.detour`) of prediction, of prediction with the most frequent branch,
     and of the grower (the majority branch in place of the larger child); and the surrogate
     splits: per node where its run starts and ends, per surrogate its feature, whether
@@ -896,13 +901,15 @@ def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespa
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
     sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
     map_start = np.cumsum(sizes) - sizes
-    most_frequent = _most_frequent([f if inside else None for f, inside in zip(
-        shares, split.tolist())])
+    missing_child = detour(*optional, at_fit=False)
+    most_frequent = _most_frequent([f if inside and d < 0 else None  # where it is needed
+                                    for f, d, inside in zip(shares, missing_child.tolist(),
+                                                            split.tolist())])
     return SimpleNamespace(
         feature=np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned
         code_start=map_start[own_at], threshold=np.array(threshold, dtype=float),
         codes=np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
-        missing_child=detour(*optional, at_fit=False),
+        missing_child=missing_child,
         frequent_child=detour(*optional, at_fit=False, most_frequent=most_frequent),
         fit_child=detour(*optional, at_fit=True),
         surrogates=np.column_stack([bounds[:-1], bounds[1:]]),

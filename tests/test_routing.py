@@ -1,4 +1,4 @@
-"""The routing rule (dtree.routing.route): predict, the grower and every pruner send a row the
+"""The routing rule (dtree.routing): predict, the grower and every pruner send a row the
 same way; a tree's leaves describe the rows the model sends there; pruners judge by the
 classes the model really predicts; and no public function leaves a model whose methods
 describe different trees."""
@@ -311,7 +311,7 @@ def test_no_public_function_changes_a_fitted_tree():
                      dtree.probability.class_probabilities,  # of class weights
                      dtree.selection.independence_test, dtree.selection.two_step_choice,
                      # the routing rule itself reads a tree laid out as arrays
-                     dtree.routing.branch_of, dtree.routing.route, dtree.routing.route_rows,
+                     dtree.routing.branch_of, dtree.routing.route_missing, dtree.routing.route_rows,
                      dtree.routing.detour, dtree.routing.otherwise}
     edits = {dtree.tree.make_leaf, dtree.tree.raise_branch}  # see the next test
     assert _public_functions() == set(calls) | takes_no_tree | edits
