@@ -30,8 +30,8 @@ from .jit import kernel
 
 __all__ = ["SPREAD", "STAY", "branch_of", "route_missing", "route_rows", "detour", "otherwise"]
 
-#: the two answers of :func:`route` that are not a branch: every branch, by fraction; or none,
-#: the row stays at the node
+#: the two answers of :func:`route_missing` that are not a branch: every branch, by fraction;
+#: or none, the row stays at the node
 SPREAD, STAY = -1, -2
 
 
@@ -98,6 +98,6 @@ def detour(missing_branch: np.ndarray, missing_side: np.ndarray, larger: np.ndar
 
 
 def otherwise(predict_missing: str) -> int:
-    """What a row gets that nothing places at a node (:func:`route`'s ``unplaced``): it stays
-    there with ``predict_missing="stop"``, else it goes down every branch."""
+    """What a row gets that nothing places at a node (:func:`route_missing`'s ``unplaced``):
+    it stays there with ``predict_missing="stop"``, else it goes down every branch."""
     return STAY if predict_missing == "stop" else SPREAD
