@@ -31,8 +31,8 @@ _HOMES = {
     "GradientBoostingRegressor": "boosting",
 }
 _MODULES = ("boosting", "datasets", "estimators", "evaluation", "export", "grow", "impurity",
-            "jit", "kernels", "plot", "probability", "pruning", "report", "rules", "selection",
-            "splits", "surrogates", "tolerances", "tree", "verify")
+            "jit", "kernels", "plot", "probability", "pruning", "report", "routing", "rules",
+            "selection", "splits", "surrogates", "tolerances", "tree", "verify")
 
 __all__ = [
     "AdaBoostClassifier", "GradientBoostingClassifier", "GradientBoostingRegressor",

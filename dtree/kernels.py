@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from .jit import kernel
+from .routing import SPREAD, branch_of, route_missing
 from .tolerances import MEDIAN_RTOL, WEKA_SMALL
 
 ENTROPY, GINI, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3
@@ -751,25 +752,11 @@ def _deviation_of_sides(values, weights, codes, on_left):
 
 
 # ------------------------------------------------------------------------------ partition
-@kernel(inline=True)  # compiled, inlined into the loops that call it
-def branch_of(value, threshold, codes, first):
-    """The branch of a value: for a threshold split 0 if value <= threshold else 1; for a
-    split on categories (``threshold`` NaN) ``codes[first + code]``, the branch of its
-    category code. -1 if the value is missing."""
-    if math.isnan(value):
-        return -1
-    if value <= threshold:  # jumps, not selects: the way down goes on before they are decided
-        return 0
-    if value > threshold:
-        return 1
-    return codes[first + int(value)]
-
-
 @kernel
 def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes, impurity,
               rows, w, order):
     """Hand the node's rows to its children. A row whose value is missing goes where
-    ``sent[i]`` says (``dtree.tree.branches``): to that child (a branch for missing values, a
+    ``sent[i]`` says (:mod:`dtree.routing`): to that child (a branch for missing values, a
     surrogate's choice), to no child (-2: it stays at the node), or, for -1, to every child that
     has known weight, with weight w * r~_v, the child's share of the known weight (Zhou 2016,
     sec. 4.4.2). A child holds the rows of its branch, then the spread rows.
@@ -845,51 +832,40 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
 # ------------------------------------------------------------------------------ prediction
 @kernel
 def predict_rows(X, feature, first_child, code_start, threshold, codes, n_children, fractions,
-                 detour, stop, values, surrogates, surrogate_table, surrogate_threshold):
+                 detour, unplaced, values, surrogates, surrogate_table, surrogate_threshold):
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
     predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
-    The tree is given as arrays over its nodes. Node i tests ``feature[i]`` (-1 for a leaf)
-    against ``threshold[i]``, or, if that is NaN, maps a category code c to branch
-    ``codes[code_start[i] + c]``; its children are the ``n_children[i]`` nodes from
-    ``first_child[i]``, ``fractions`` their training fractions. A row follows the branch of its
-    value. Where the value is missing (or its category has no branch), it first asks node i's
-    surrogate splits (CART), numbers ``surrogates[i, 0]`` to ``surrogates[i, 1] - 1`` in order:
-    row s of ``surrogate_table`` holds a surrogate's feature, whether it is reversed, and where
-    its category map starts in ``codes``; ``surrogate_threshold[s]`` its threshold (NaN for
-    categories), where ``value <= t`` goes left unless reversed. The first that can place the
-    row decides. Failing that the row takes branch ``detour[i]`` if that is not -1; else, if
-    ``stop``, it ends there with node i's prediction; else it goes down every branch, its
-    weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
+    The tree is given as arrays over its nodes (:class:`dtree.tree.RoutingArrays`): node i
+    tests ``feature[i]`` (-1 for a leaf); its children are the ``n_children[i]`` nodes from
+    ``first_child[i]``, ``fractions`` their training fractions. At each node a row takes the
+    branch the routing rule gives it (:mod:`dtree.routing`: its value's, else the first
+    surrogate's that places it, else ``detour[i]``, else ``unplaced``). A row that stays
+    (STAY) ends there with node i's prediction; one that spreads (SPREAD) goes down every
+    branch, its weight multiplied by that branch's fraction (Quinlan 1993, ch. 3).
     """
     out = np.zeros((X.shape[0], values.shape[1]))
     stack_node = np.empty(len(feature), np.int64)  # the branches still to visit
     stack_weight = np.empty(len(feature))
     for i in range(X.shape[0]):
-        row = X[i]
         stack_node[0], stack_weight[0], top = 0, 1.0, 1
         while top > 0:
             top -= 1
             node, weight = stack_node[top], stack_weight[top]
-            while feature[node] >= 0:  # follow known values (and detours) down
-                b = branch_of(row[feature[node]], threshold[node], codes, code_start[node])
-                if b < 0:  # the surrogates, in order
-                    for k in range(surrogates[node, 0], surrogates[node, 1]):
-                        b = branch_of(row[surrogate_table[k, 0]], surrogate_threshold[k],
-                                      codes, surrogate_table[k, 2])
-                        if b >= 0:
-                            b = 1 - b if surrogate_table[k, 1] == 1 else b  # reversed: > t left
-                            break
+            b = 0
+            while feature[node] >= 0:  # follow the branches down
+                b = branch_of(X[i, feature[node]], threshold[node], codes, code_start[node])
                 if b < 0:
-                    b = detour[node]
-                    if b < 0:
-                        break
+                    b = route_missing(X, i, node, codes, surrogates, surrogate_table,
+                                      surrogate_threshold, detour, unplaced)
+                if b < 0:
+                    break
                 node = first_child[node] + b
-            if feature[node] < 0 or stop:
+            if b != SPREAD:  # a leaf, or a row that stays at the node
                 for k in range(values.shape[1]):
                     out[i, k] += weight * values[node, k]
                 continue
-            for k in range(n_children[node]):  # a missing value: every branch
+            for k in range(n_children[node]):  # every branch
                 child = first_child[node] + k
                 if fractions[child] > 0:
                     stack_node[top], stack_weight[top] = child, weight * fractions[child]

@@ -34,9 +34,9 @@ from ._validation import (check_number, check_params, check_sample_weight,
                           encode_columns, fit_features, table_columns, take_rows)
 from .export import decision_loss
 from .jit import compiled, kernel
-from .kernels import branch_of
+from .routing import SPREAD, branch_of, otherwise, route_missing
 from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
-from .tree import (Layout, Node, branches, copy_tree, hand_down, larger_branch, make_leaf,
+from .tree import (Layout, Node, copy_tree, hand_down, larger_branch, make_leaf,
                    most_probable, raise_branch, reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
@@ -528,19 +528,20 @@ def _leaf_errors(counts, confidence, z):
 @kernel
 def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_children, code_start,
                    threshold, codes, surrogates, surrogate_table, surrogate_threshold,
-                   fit_child, stop, confidence, z):
+                   fit_child, unplaced, confidence, z):
     """The estimated errors of the branch below node ``top`` on the rows ``rows`` (columns of
     ``XT``, one row per feature; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
     :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.RoutingArrays`; a row takes the
-    branch :func:`dtree.kernels.predict_rows` gives it (its value's, else the first
-    surrogate's that places it), else the grower's detour ``fit_child``. A row
-    placed on no branch stays at the node (``stop``: CART on a majority tie) or goes down
-    every branch whose share of the weight placed among *these* rows exceeds 1e-6, with its
+    branch the routing rule gives it as at fit (:mod:`dtree.routing`, with the grower's
+    detours ``fit_child``). A row placed on no branch stays at the node (``unplaced`` STAY:
+    CART on a majority tie) or goes down (SPREAD) every branch whose share of the weight placed
+    among *these* rows exceeds 1e-6, with its
     weight times that share (J48's resetDistribution; prediction spreads by the training
     fractions instead). The leaves are summed in the order of a stack that takes a node's
     children first to last and pops the last first."""
     total = 0.0
+    X = XT.T  # a row per sample, as the routing rule reads it
     stack_node, stack_rows, stack_w = [top], [rows], [w]
     while len(stack_node) > 0:
         v, r, rw = stack_node.pop(), stack_rows.pop(), stack_w.pop()
@@ -555,20 +556,15 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
         branch, known = np.empty(m, np.int64), np.zeros(k)
         n_own, n_spread = np.zeros(k, np.int64), 0
         for i in range(m):
-            b = branch_of(XT[feature[v], r[i]], threshold[v], codes, code_start[v])
-            for s in range(surrogates[v, 0], surrogates[v, 1] if b < 0 else 0):
-                b = branch_of(XT[surrogate_table[s, 0], r[i]], surrogate_threshold[s], codes,
-                              surrogate_table[s, 2])
-                if b >= 0:  # the first surrogate that places the row (reversed: > t left)
-                    b = 1 - b if surrogate_table[s, 1] == 1 else b
-                    break
-            if b < 0:  # placed on no branch: the grower's detour, else it stays (-2) or
-                b = fit_child[v] if fit_child[v] >= 0 else -2 if stop else -1  # spreads (-1)
+            b = branch_of(X[r[i], feature[v]], threshold[v], codes, code_start[v])
+            if b < 0:
+                b = route_missing(X, r[i], v, codes, surrogates, surrogate_table,
+                                  surrogate_threshold, fit_child, unplaced)
             branch[i] = b
             if b >= 0:
                 known[b] += rw[i]
                 n_own[b] += 1
-            elif b == -1:
+            elif b == SPREAD:
                 n_spread += 1
         placed = 0.0
         for b in range(k):
@@ -586,7 +582,7 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
                     child_rows[j], child_w[j] = r[i], rw[i]
                     j += 1
             for i in range(m if spread else 0):
-                if branch[i] == -1:
+                if branch[i] == SPREAD:
                     child_rows[j], child_w[j] = r[i], rw[i] * share
                     j += 1
             stack_node.append(first_child[v] + b)
@@ -621,7 +617,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
             layout.number[id(node)], XT, y, n_classes, np.ascontiguousarray(rows),
             np.ascontiguousarray(weights, dtype=float), a.feature, a.first_child,
             a.n_children, a.code_start, a.threshold, a.codes, a.surrogates, a.surrogate_table,
-            a.surrogate_threshold, a.fit_child, routing == "stop", confidence, z)
+            a.surrogate_threshold, a.fit_child, otherwise(routing), confidence, z)
 
     def counts(rows, weights):
         return np.bincount(y[rows], weights=weights, minlength=n_classes)
@@ -640,7 +636,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """The node's rows handed to its children as the tree was grown (missing-value
         branch, surrogates); a row spread over the branches goes to each with the share of the
         placed weight among these rows (J48's resetDistribution)."""
-        branch = branches(node, XT, rows, routing, at_fit=True)
+        branch = layout.branches(node, XT, rows, routing, at_fit=True)
         placed = branch >= 0
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))

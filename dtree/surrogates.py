@@ -15,7 +15,7 @@ way and so agrees on a share m = max(t_L, t_R) / (t_L + t_R):
 
 Only surrogates with a positive adjusted agreement (better than the blind rule) are kept, ranked
 by agreement, at most ``max_surrogates``. A row missing the primary then goes by the first
-surrogate whose attribute it has, else the majority way (:func:`surrogate_sides`).
+surrogate whose attribute it has, else the majority way (:mod:`dtree.routing`).
 
 Everything follows rpart's C code (``src/surrogate.c``, ``src/choose_surg.c``,
 ``src/insert_split.c``, ``src/nodesplit.c``, version 4.1), including its details:
@@ -48,13 +48,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .jit import compiled, kernel
-from .kernels import branch_of, midpoint
+from .kernels import midpoint
+from .routing import branch_of
 from .tolerances import RPART_MIN_ADJUSTED_AGREEMENT
 
 if TYPE_CHECKING:
     from .splits import TrainingSet
 
-__all__ = ["Surrogate", "find_surrogates", "majority_side", "surrogate_sides"]
+__all__ = ["Surrogate", "find_surrogates", "majority_side"]
 
 LEFT, RIGHT, UNDECIDED = 0, 1, -1
 STYLES = (0, 1)
@@ -89,21 +90,6 @@ class Surrogate:
         if self.category_sets is None:
             return f"{self.feature} {'>' if self.reverse else '<='} {self.threshold:g}"
         return f"{self.feature} in {{{', '.join(sorted(map(str, self.category_sets[0])))}}}"
-
-    def sides(self, values: np.ndarray) -> np.ndarray:
-        """The side (0 left, 1 right) this surrogate sends each value of its attribute, -1 where
-        it cannot tell: a missing value, or a category not placed at the node."""
-        values = np.asarray(values, dtype=float)
-        known = ~np.isnan(values)
-        sides = np.full(len(values), UNDECIDED, dtype=np.int8)
-        if self.category_sets is None:
-            sides[known] = (values[known] <= self.threshold) == self.reverse
-            return sides
-        codes = np.asarray(self.branch_of_code, dtype=np.int8)
-        placed = known.copy()
-        placed[known] = (values[known] >= 0) & (values[known] < len(codes))
-        sides[placed] = codes[values[placed].astype(np.intp)]
-        return sides
 
 
 def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
@@ -186,28 +172,12 @@ def _majority(goes_left, w, known):
     return LEFT if t_left > t_right else RIGHT if t_right > t_left else UNDECIDED
 
 
-def surrogate_sides(XT: np.ndarray, rows: np.ndarray, surrogates: Sequence[Surrogate],
-                    majority: int) -> np.ndarray:
-    """Where rows missing the primary value go (rpart's ``nodesplit``, ``usesurrogate = 2``):
-    by the first surrogate that can place the row (its value known and, if categorical, its
-    category placed at the node), else ``majority`` (:func:`majority_side`). 0 left, 1 right,
-    -1 nowhere (no surrogate and a majority tie)."""
-    sides = np.full(len(rows), majority, dtype=np.int8)
-    undecided = np.ones(len(rows), dtype=bool)
-    for surrogate in surrogates:
-        found = surrogate.sides(XT[surrogate.feature_index, rows])
-        take = undecided & (found != UNDECIDED)
-        sides[take] = found[take]
-        undecided &= ~take
-    return sides
-
-
 # ------------------------------------------------------------------------------ kernels
 @kernel
 def _node_surrogates(XT, n_categories, slot, rows, w, order, primary, threshold, codes,
                      max_surrogates):
     """What the grower keeps at a node whose binary split tests column ``primary``
-    (:func:`dtree.kernels.branch_of`: ``threshold``, or for categories, threshold NaN, each
+    (:func:`dtree.routing.branch_of`: ``threshold``, or for categories, threshold NaN, each
     code's side ``codes``): the primary's majority side among the rows whose value is known
     (:func:`_majority`), then the surrogates as :func:`_surrogate_search` returns them from
     ``ranked`` on (rpart's default style 0), none at a node of fewer than MIN_ROWS rows."""

@@ -1,11 +1,15 @@
-"""The tree itself: `Node`, traversal, the routing rule (which branch a row takes at a node),
-prediction with the strategies for missing values, and the edits the grower and pruners make."""
+"""The tree itself: `Node`, traversal, the tree laid out as arrays for the routing rule
+(:mod:`dtree.routing`: which branch a row takes at a node), prediction with the strategies for
+missing values, and the edits the grower and pruners make."""
 from __future__ import annotations
 
 import itertools
 import math
 import operator
+import pickle
+import zlib
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -13,7 +17,8 @@ import numpy as np
 
 from . import kernels
 from .jit import compiled, kernel
-from .surrogates import Surrogate, surrogate_sides
+from .routing import SPREAD, STAY, detour, otherwise, route_rows
+from .surrogates import Surrogate
 from .tolerances import TIE_ATOL, TIE_RTOL
 
 __all__ = ["Node", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values", "branches",
@@ -22,9 +27,6 @@ __all__ = ["Node", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
-#: the two answers of :func:`branches` that are not a branch: every branch, by fraction; or none,
-#: the row stays at the node
-SPREAD, STAY = -1, -2
 
 
 @dataclass(eq=False, repr=False, slots=True)
@@ -49,7 +51,7 @@ class Node:
     for a tie, where the row stays at the node. With CART's ``missing="learn"`` (scikit-learn's
     ``missing_go_to_left``) a threshold node has ``missing_side`` instead, the child that a row
     whose value is missing takes, at fit and at predict. Which branch a row takes is decided in one
-    place, :func:`dtree.tree.branches`.
+    place, :mod:`dtree.routing`.
     ``scores`` holds the score of every
     attribute that splits the node (one taking a single value there is no candidate): the gain
     (ID3) or the gain ratio (C4.5); ``gains`` their gains; ``shortlist`` the attributes that
@@ -179,10 +181,15 @@ class Node:
             labels.insert(self.missing_branch, "is missing")
         return labels
 
-    def __reduce__(self):
-        """Pickle (and deep-copy) the subtree as columns over its nodes (``_columns``), so
-        neither its depth nor its number of nodes makes Python objects in the pickle."""
-        return _rebuild, (_columns(self),)
+    def __reduce_ex__(self, protocol: int):
+        """Pickle the subtree as columns over its nodes (``_columns``), so neither its depth nor
+        its number of nodes makes Python objects in the pickle, and those compressed (zlib:
+        the scores of every attribute at every node repeat many of their values)."""
+        return _unpickle, (zlib.compress(pickle.dumps(_columns(self), protocol)),)
+
+    def __deepcopy__(self, memo: dict) -> Node:
+        """A copy of the subtree, through the columns a pickle holds (uncompressed)."""
+        return _rebuild(_columns(self))
 
 
 def numbering(nodes: Iterable[Node]) -> dict[int, int]:
@@ -448,6 +455,11 @@ def _rebuild_surrogates(columns: dict) -> list[tuple]:
     return [tuple(made[end - count:end]) for count, end in zip(counts, np.cumsum(counts))]
 
 
+def _unpickle(compressed: bytes) -> Node:
+    """The root of the subtree that :meth:`Node.__reduce_ex__` pickled."""
+    return _rebuild(pickle.loads(zlib.decompress(compressed)))
+
+
 def _rebuild(columns: dict) -> Node:
     """The root of the subtree that ``_columns`` wrote."""
     internal = _unpack(columns["shape"][0])
@@ -513,45 +525,46 @@ def _rebuild(columns: dict) -> Node:
 
 # ------------------------------------------------------------------ the routing rule
 def value_branches(node: Node, XT: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The branch of each row's tested value at an internal node: 0 if ``value <= threshold``,
-    else 1; for a category, the branch of its code. SPREAD where the value is missing (NaN) or
-    its category has no branch there. ``XT`` holds the encoded data column by column (one row
-    per feature), ``rows`` the columns to read."""
-    values = XT[node.feature_index, rows]
-    known = ~np.isnan(values)
-    branch = np.full(len(rows), SPREAD)
-    if node.threshold is not None:
-        branch[known] = values[known] > node.threshold
-    else:
-        branch[known] = node.branch_of_code[values[known].astype(np.int64)]
-    return branch
+    """The branch of each row's tested value at an internal node (:func:`dtree.routing.branch_of`):
+    0 if ``value <= threshold``, else 1; for a category, the branch of its code. SPREAD where
+    the value is missing (NaN) or its category has no branch there. ``XT`` holds the encoded
+    data column by column (one row per feature), ``rows`` the columns to read."""
+    a = _tested([node])
+    return compiled(route_rows)(XT.T, rows, 0, a.feature, a.threshold, a.codes, a.code_start,
+                                np.zeros((1, 2), np.int64), a.surrogate_table,
+                                a.surrogate_threshold, np.full(1, -1), SPREAD)
 
 
 def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str = "distribute",
              at_fit: bool = False) -> np.ndarray:
-    """Which branch each row takes at an internal node: the library's one routing rule, which
-    the grower, the pruners and (compiled) :func:`dtree.kernels.predict_rows` follow.
+    """Which branch each row takes at an internal node: the library's one routing rule,
+    :mod:`dtree.routing`, which the grower, the pruners and prediction follow.
 
     A row goes by its tested value (:func:`value_branches`). Without one (missing, or a category
-    with no branch here) it takes the node's missing-value branch if there is one; else the
-    learned side (``missing_side``, CART's ``missing="learn"``); else the first surrogate split
-    that can place it (CART); else the majority branch (``at_fit``) or the
-    larger child (at prediction); else, as ``predict_missing`` says, the branch of largest
-    training fraction ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993,
-    ch. 3) or none: it stays at the node (STAY, "stop"; rpart's rule on a tie)."""
-    branch = value_branches(node, XT, rows)
-    lost = branch == SPREAD
-    if not lost.any():
-        return branch
-    if node.missing_branch is not None or node.missing_side is not None:
-        branch[lost] = node.missing_side if node.missing_branch is None else node.missing_branch
-        return branch
-    unplaced = node.majority_branch if at_fit else node.larger_branch
-    if unplaced is None:
-        unplaced = (SPREAD if predict_missing == "distribute" else STAY
-                    if predict_missing == "stop" else most_frequent_branch(node.branch_fractions))
-    branch[lost] = surrogate_sides(XT, rows[lost], node.surrogates, unplaced)
-    return branch
+    with no branch here) it takes the first surrogate split that can place it (CART); else the
+    node's missing-value branch, or its learned side (``missing_side``, CART's
+    ``missing="learn"``); else the majority branch (``at_fit``) or the larger child (at
+    prediction); else, as ``predict_missing`` says, the branch of largest training fraction
+    ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993, ch. 3) or none: it
+    stays at the node (STAY, "stop"; rpart's rule on a tie). ``XT`` holds the encoded data
+    column by column (one row per feature), ``rows`` the columns to read."""
+    return _routed(_tested([node]), 0, XT, rows, predict_missing, at_fit)
+
+
+def _routed(a, i: int, XT: np.ndarray, rows: np.ndarray, predict_missing: str,
+            at_fit: bool) -> np.ndarray:
+    """:func:`dtree.routing.route_rows` at node ``i`` of routing arrays ``a``, with the detour
+    that ``predict_missing`` and ``at_fit`` call for."""
+    return compiled(route_rows)(XT.T, rows, i, a.feature, a.threshold, a.codes, a.code_start,
+                                a.surrogates, a.surrogate_table, a.surrogate_threshold,
+                                _detour_of(a, predict_missing, at_fit), otherwise(predict_missing))
+
+
+def _detour_of(a, predict_missing: str, at_fit: bool) -> np.ndarray:
+    """Of routing arrays ``a``, the detours (:func:`dtree.routing.detour`) of the grower
+    (``at_fit``) or of prediction with ``predict_missing``."""
+    return (a.fit_child if at_fit else a.frequent_child if predict_missing == "most_frequent"
+            else a.missing_child)
 
 
 def larger_branch(n_samples) -> int | None:
@@ -559,13 +572,6 @@ def larger_branch(n_samples) -> int | None:
     holds more; None if they hold as many (rpart's ``pred_rpart.c``)."""
     left, right = n_samples
     return 0 if left > right else 1 if right > left else None
-
-
-def most_frequent_branch(fractions: np.ndarray) -> int:
-    """The branch with the largest training fraction: the first that :func:`ties` with it."""
-    values = fractions.tolist()
-    largest = max(values)
-    return next(b for b, f in enumerate(values) if ties(f, largest))
 
 
 def hand_down(branch: np.ndarray, rows: np.ndarray, weights: np.ndarray, shares: np.ndarray,
@@ -593,14 +599,14 @@ def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fi
     there (always at a leaf; at an internal node for a row that stays, ``STAY``). A row's
     prediction is the sum, over the nodes where its shares end, of share x the node's
     prediction."""
-    n = XT.shape[1]
+    n, layout = XT.shape[1], Layout(root, numbered=True)
     stack = [(root, np.arange(n), np.ones(n))]
     while stack:
         node, rows, weights = stack.pop()
         if not node.children:
             yield node, rows, weights, np.ones(len(rows), dtype=bool)
             continue
-        branch = branches(node, XT, rows, predict_missing, at_fit)
+        branch = layout.branches(node, XT, rows, predict_missing, at_fit)
         yield node, rows, weights, branch == STAY
         parts = hand_down(branch, rows, weights, node.branch_fractions)
         stack.extend((child, *part) for child, part in zip(reversed(node.children),
@@ -802,6 +808,12 @@ class Layout:
     def __deepcopy__(self, memo: dict) -> Layout:
         return Layout(None)
 
+    def branches(self, node: Node, XT: np.ndarray, rows: np.ndarray,
+                 predict_missing: str = "distribute", at_fit: bool = False) -> np.ndarray:
+        """:func:`branches` at ``node``, a node of a numbered layout, on its routing arrays
+        (patched by the edits, so that a pruner routes on the tree as it stands)."""
+        return _routed(self.arrays, self.number[id(node)], XT, rows, predict_missing, at_fit)
+
     def __reduce__(self):
         return Layout, (self.root,)
 
@@ -811,12 +823,11 @@ class Layout:
             raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
                              f"{predict_missing!r}")
         a = self.arrays
-        detour = a.frequent_child if predict_missing == "most_frequent" else a.missing_child
         X = np.require(X, float, ["C", "W"])  # the layout predict_rows is compiled for
         return compiled(kernels.predict_rows)(
             X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
-            a.fractions, detour, predict_missing == "stop", a.values, a.surrogates,
-            a.surrogate_table, a.surrogate_threshold)
+            a.fractions, _detour_of(a, predict_missing, False), otherwise(predict_missing),
+            a.values, a.surrogates, a.surrogate_table, a.surrogate_threshold)
 
 
 #: the arrays that say what a node tests and where its children are: an edit copies a raised
@@ -829,15 +840,9 @@ def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
     """The tree as arrays over its nodes (``RoutingArrays``), and the nodes in that order:
     numbered depth first with the children of a node consecutive (a node's children, then the
     first child's subtree, then the second's, ...), so that a row's way down, and the subtree a
-    spread row visits, lie close together in memory. Per node: the tested feature (-1 for a
-    leaf), the first child, where its category-to-branch map starts in the concatenated maps,
-    the threshold (NaN for a split on categories); then the maps, the numbers of children, each
-    node's branch fraction, the branch a missing value takes at prediction (the missing-value
-    branch, else the learned side, else the larger child, or -1), the same with the most
-    frequent branch in place of -1, the branch it took at fit (the majority branch in place of
-    the larger child), each node's prediction; and the surrogate splits: per node where its
-    run starts and ends, per surrogate its feature, whether reversed and where its category
-    map starts, and its threshold (NaN for categories)."""
+    spread row visits, lie close together in memory. Per node: the first child, the number of
+    children, each node's branch fraction and prediction; and what :func:`_tested` lays out,
+    a leaf's feature -1."""
     nodes, first_child, stack = [root], [0], [0]
     while stack:  # number the nodes: a node's children get the next numbers when it is reached
         k = stack.pop()
@@ -849,26 +854,42 @@ def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
             stack += range(len(nodes) - 1, first_child[k] - 1, -1)
     # field by field, each read in one pass of C (no tuple per node: a few hundred thousand
     # objects kept alive would wake the cyclic garbage collector), then in numpy
-    (children, feature, threshold, missing_branch, missing_side, larger, majority, own_map,
-     surrogates, prediction, shares) = [list(map(operator.attrgetter(name), nodes))
-                                        for name in _LAID_OUT]
+    children, prediction, shares = [list(map(operator.attrgetter(name), nodes))
+                                    for name in ("children", "prediction", "branch_fractions")]
     n_children = np.fromiter(map(len, children), np.int64, len(nodes))
     first_child, split = np.array(first_child, dtype=np.int64), n_children > 0
-    optional = [np.array(column, dtype=float) for column in (  # None: NaN
-        missing_branch, missing_side, larger, majority)]
-    missing_child = np.where(split, _first_known(*optional[:3]), -1)
-    fit_child = np.where(split, _first_known(*optional[:2], optional[3]), -1)
     fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
         starts, counts = first_child[opened], n_children[opened]
         fractions[np.repeat(starts - (np.cumsum(counts) - counts), counts)
                   + np.arange(counts.sum())] = np.concatenate([shares[k] for k in opened])
-    frequent_child = np.where(missing_child >= 0, missing_child,
-                              _most_frequent(fractions, first_child, n_children, split))
+    return nodes, RoutingArrays(
+        first_child=first_child, n_children=n_children, fractions=fractions,
+        values=np.concatenate(prediction).reshape(len(nodes), -1),
+        **vars(_tested(nodes, split)))
+
+
+def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespace:
+    """The fields of ``RoutingArrays`` that the routing rule reads (:mod:`dtree.routing`), over
+    ``nodes``: those of ``split`` (all by default) tested, the others leaves. Per node the
+    tested feature (-1 for a leaf), where its category-to-branch map starts in the
+    concatenated maps, the threshold (NaN for a split on categories); the maps; the detours
+    (:func:`dtree.routing.detour`) of prediction, of prediction with the most frequent branch,
+    and of the grower (the majority branch in place of the larger child); and the surrogate
+    splits: per node where its run starts and ends, per surrogate its feature, whether
+    reversed and where its category map starts, and its threshold (NaN for categories)."""
+    split = np.ones(len(nodes), bool) if split is None else split
+    (feature, threshold, own_map, surrogates, shares) = [
+        list(map(operator.attrgetter(name), nodes)) for name in (
+            "feature_index", "threshold", "branch_of_code", "surrogates", "branch_fractions")]
+    optional = [np.where(split, np.array(list(map(operator.attrgetter(name), nodes)),
+                                         dtype=float), np.nan)  # None: NaN
+                for name in ("missing_branch", "missing_side", "larger_branch",
+                             "majority_branch")]
     # the surrogates run by run; the category maps end to end, a node's own map, then its
     # surrogates' (a split without a map starts where the next map does)
-    runs = [run if n else () for run, n in zip(surrogates, n_children.tolist())]
+    runs = [run if inside else () for run, inside in zip(surrogates, split.tolist())]
     flat = [surrogate for run in runs for surrogate in run]
     bounds = np.cumsum([0] + [len(run) for run in runs])
     own_at = np.arange(len(nodes)) + bounds[:-1]  # a map's place in that order
@@ -880,46 +901,38 @@ def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
     sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
     map_start = np.cumsum(sizes) - sizes
-    return nodes, RoutingArrays(
-        np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned: leaf
-        first_child, map_start[own_at], np.array(threshold, dtype=float),
-        np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
-        n_children, fractions, missing_child, frequent_child, fit_child,
-        np.concatenate(prediction).reshape(len(nodes), -1),
-        np.column_stack([bounds[:-1], bounds[1:]]),
-        np.column_stack([np.array([s.feature_index for s in flat], dtype=np.int64),
-                         np.array([int(s.reverse) for s in flat], dtype=np.int64),
-                         map_start[theirs_at]]),
-        np.array([s.threshold for s in flat], dtype=float))
+    missing_child = detour(*optional, at_fit=False)
+    most_frequent = _most_frequent([f if inside and d < 0 else None  # where it is needed
+                                    for f, d, inside in zip(shares, missing_child.tolist(),
+                                                            split.tolist())])
+    return SimpleNamespace(
+        feature=np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned
+        code_start=map_start[own_at], threshold=np.array(threshold, dtype=float),
+        codes=np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
+        missing_child=missing_child,
+        frequent_child=detour(*optional, at_fit=False, most_frequent=most_frequent),
+        fit_child=detour(*optional, at_fit=True),
+        surrogates=np.column_stack([bounds[:-1], bounds[1:]]),
+        surrogate_table=np.column_stack([
+            np.array([s.feature_index for s in flat], dtype=np.int64),
+            np.array([int(s.reverse) for s in flat], dtype=np.int64),
+            map_start[theirs_at]]).reshape(len(flat), 3),
+        surrogate_threshold=np.array([s.threshold for s in flat], dtype=float))
 
 
-#: what :func:`_as_arrays` reads of each node
-_LAID_OUT = ("children", "feature_index", "threshold", "missing_branch", "missing_side",
-             "larger_branch", "majority_branch", "branch_of_code", "surrogates", "prediction",
-             "branch_fractions")
-
-
-def _first_known(*columns: np.ndarray) -> np.ndarray:
-    """Per node the first of the columns that is not NaN, as an int; -1 where none is."""
-    chosen = np.full(len(columns[0]), np.nan)
-    for column in reversed(columns):
-        chosen = np.where(np.isnan(column), chosen, column)
-    return np.where(np.isnan(chosen), -1, chosen).astype(np.int64)
-
-
-def _most_frequent(fractions: np.ndarray, first_child: np.ndarray, n_children: np.ndarray,
-                   split: np.ndarray) -> np.ndarray:
-    """:func:`most_frequent_branch` of every split node at once (-1 for a leaf), given each
-    node's fraction of its parent's training weight."""
-    branch = np.full(len(split), -1, np.int64)
-    opened = np.flatnonzero(split)
-    if len(opened) == 0:
+def _most_frequent(shares: list) -> np.ndarray:
+    """Per node the branch of largest training fraction (the most frequent value among the
+    node's training rows): the first that :func:`ties` with the largest, given each node's
+    branch fractions (None, and NaN in the answer, for none)."""
+    branch = np.full(len(shares), np.nan)
+    opened = [i for i, part in enumerate(shares) if part is not None]
+    if not opened:
         return branch
-    counts = n_children[opened]
-    within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    shares = fractions[np.repeat(first_child[opened], counts) + within]
+    counts = np.array([len(shares[i]) for i in opened])
     block = np.cumsum(counts) - counts
-    largest = np.repeat(np.maximum.reduceat(shares, block), counts)
-    near = ties(shares, largest)
-    branch[opened] = np.minimum.reduceat(np.where(near, within, counts.max()), block)
+    within = np.arange(counts.sum()) - np.repeat(block, counts)
+    flat = np.concatenate([shares[i] for i in opened])
+    largest = np.repeat(np.maximum.reduceat(flat, block), counts)
+    branch[opened] = np.minimum.reduceat(np.where(ties(flat, largest), within, counts.max()),
+                                         block)
     return branch

@@ -1,4 +1,4 @@
-"""The routing rule (dtree.tree.branches): predict, the grower and every pruner send a row the
+"""The routing rule (dtree.routing): predict, the grower and every pruner send a row the
 same way; a tree's leaves describe the rows the model sends there; pruners judge by the
 classes the model really predicts; and no public function leaves a model whose methods
 describe different trees."""
@@ -15,7 +15,10 @@ import dtree
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.pruning import (prune_cost_complexity, prune_error_based, prune_pessimistic,
                            prune_reduced_error)
-from dtree.tree import Layout, make_leaf, raise_branch, reach
+from dtree.tree import (SPREAD, STAY, Layout, branches, make_leaf, raise_branch, reach,
+                        value_branches)
+
+NAN = np.nan
 
 CATEGORIES = ["a", "b", "c"]
 
@@ -242,7 +245,7 @@ def test_a_fully_grown_cart_fits_every_row_with_known_values(make, seed):
 def _public_functions() -> set:
     modules = [dtree, dtree.pruning, dtree.tree, dtree.grow, dtree.export, dtree.plot,
                dtree.surrogates, dtree.splits, dtree.impurity, dtree.report, dtree.rules,
-               dtree.probability, dtree.selection]
+               dtree.probability, dtree.selection, dtree.routing]
     found = (getattr(module, name) for module in modules for name in module.__all__)
     return {f for f in found if callable(f) and not isinstance(f, type)}
 
@@ -300,13 +303,16 @@ def test_no_public_function_changes_a_fitted_tree():
                      dtree.grow.grow, dtree.pruning.added_errors,
                      dtree.splits.candidate_splits, dtree.best_threshold,
                      dtree.surrogates.find_surrogates, dtree.surrogates.majority_side,
-                     dtree.surrogates.surrogate_sides, dtree.entropy, dtree.gini,
+                     dtree.entropy, dtree.gini,
                      dtree.misclassification, dtree.info_gain, dtree.intrinsic_value,
                      dtree.gain_ratio, dtree.gini_index, dtree.corrected_t_test,
                      dtree.plot_cp,  # draws a cp table
                      dtree.pruning.cross_validated_errors,  # fits clones of the model
                      dtree.probability.class_probabilities,  # of class weights
-                     dtree.selection.independence_test, dtree.selection.two_step_choice}
+                     dtree.selection.independence_test, dtree.selection.two_step_choice,
+                     # the routing rule itself reads a tree laid out as arrays
+                     dtree.routing.branch_of, dtree.routing.route_missing, dtree.routing.route_rows,
+                     dtree.routing.detour, dtree.routing.otherwise}
     edits = {dtree.tree.make_leaf, dtree.tree.raise_branch}  # see the next test
     assert _public_functions() == set(calls) | takes_no_tree | edits
 
@@ -348,3 +354,54 @@ def test_an_edit_lays_out_again_its_own_tree_only():
     assert pruned._layout is not pruned_layout
     model.predict_proba(X), other.predict_proba(X)
     assert model._layout is layout and other._layout is others
+
+
+def _hand_node(**test) -> dtree.Node:
+    """A node of two leaves predicting [1, 0] and [0, 1], with the training fractions
+    0.3 and 0.7, and the test ``test``."""
+    leaves = [dtree.Node(value=np.array(p), prediction=np.array(p), n_samples=1,
+                         weighted_n_samples=1.0, impurity=0.0, depth=1)
+              for p in ([1.0, 0.0], [0.0, 1.0])]
+    return dtree.Node(value=np.ones(2), prediction=np.array([0.3, 0.7]), n_samples=2,
+                      weighted_n_samples=2.0, impurity=0.5, depth=0, children=leaves,
+                      branch_fractions=np.array([0.3, 0.7]), **test)
+
+
+def test_the_routing_rule_by_hand():
+    # columns x, s, c; the node tests x <= 2.5, with the surrogates s > 10 (reversed: its lower
+    # values go right) and c in {0} (category 2 placed on neither side)
+    from dtree.surrogates import Surrogate
+    surrogates = (Surrogate("s", 1, 0.9, 0.5, threshold=10.0, reverse=True),
+                  Surrogate("c", 2, 0.8, 0.4, category_sets=(frozenset({0}), frozenset({1})),
+                            branch_of_code=(0, 1, -1)))
+    XT = np.array([[1, 3, NAN, NAN, NAN, NAN, NAN],
+                   [NAN, NAN, 12, 5, NAN, NAN, NAN],
+                   [NAN, NAN, 0, 1, 1, 2, NAN]], dtype=float)
+    rows = np.arange(7)
+    node = _hand_node(feature="x", feature_index=0, threshold=2.5, surrogates=surrogates,
+                      majority_branch=1, larger_branch=0)
+    # by value: 1 left, 3 right; by s: 12 > 10 left, 5 right; by c: 1 right; nothing places
+    # the last two: the majority branch at fit, the larger child at prediction
+    assert branches(node, XT, rows, at_fit=True).tolist() == [0, 1, 0, 1, 1, 1, 1]
+    assert branches(node, XT, rows).tolist() == [0, 1, 0, 1, 1, 0, 0]
+    assert value_branches(node, XT, rows).tolist() == [0, 1] + [SPREAD] * 5
+    bare = _hand_node(feature="x", feature_index=0, threshold=2.5, surrogates=surrogates)
+    for strategy, last in [("distribute", SPREAD), ("stop", STAY), ("most_frequent", 1)]:
+        assert branches(bare, XT, rows, strategy).tolist() == [0, 1, 0, 1, 1, last, last]
+    # compiled prediction follows the same rule: a spread row mixes the leaves 0.3 : 0.7, a
+    # row that stays takes the node's prediction, which is the same mix here
+    for strategy, mixed in [("distribute", [0.3, 0.7]), ("stop", [0.3, 0.7]),
+                            ("most_frequent", [0.0, 1.0])]:
+        np.testing.assert_allclose(dtree.tree.predict_values(bare, XT.T, strategy),
+                                   [[1, 0], [0, 1], [1, 0], [0, 1], [0, 1], mixed, mixed])
+    # C4.5's own branch for missing values, and CART's learned side, before the larger child
+    own = _hand_node(feature="c", feature_index=2, category_sets=(frozenset({0}),
+                     frozenset({1, 2})), branch_of_code=np.array([0, 1, 1]), missing_branch=1)
+    assert branches(own, XT, rows).tolist() == [1, 1, 0, 1, 1, 1, 1]
+    learned = _hand_node(feature="x", feature_index=0, threshold=2.5, missing_side=1,
+                         larger_branch=0)
+    assert branches(learned, XT, rows).tolist() == [0, 1, 1, 1, 1, 1, 1]
+    # the most frequent branch is the first of those tied up to round-off
+    even = _hand_node(feature="x", feature_index=0, threshold=2.5)
+    even.branch_fractions = np.array([0.3, 0.1 + 0.2])  # the second larger by round-off
+    assert branches(even, XT, rows, "most_frequent").tolist() == [0, 1, 0, 0, 0, 0, 0]

@@ -33,7 +33,8 @@ from dtree import CARTClassifier, CARTRegressor
 
 from dtree._validation import Feature
 from dtree.splits import TrainingSet
-from dtree.surrogates import Surrogate, find_surrogates, majority_side, surrogate_sides
+from dtree.surrogates import Surrogate, find_surrogates, majority_side
+from dtree.tree import STAY, Node, branches
 
 NAN = np.nan
 CATEGORIES = ("v", "w", "x", "y", "z")
@@ -53,6 +54,17 @@ TABLE = np.array([
     [NAN, 5.2, -5.2, w, NAN, NAN],
 ])
 P, A, B, C, D, E = range(6)
+
+
+def surrogate_sides(XT: np.ndarray, rows: np.ndarray, primary: int, surrogates, majority: int
+                    ) -> np.ndarray:
+    """Where the routing rule (``dtree.tree.branches``, as at fit) sends ``rows``, which miss
+    the value of a node's primary split on column ``primary``, at a node with these
+    surrogates and majority side (-1: none, and a row that no surrogate places stays, STAY)."""
+    node = Node(value=np.zeros(2), prediction=np.zeros(2), n_samples=0, weighted_n_samples=0.0,
+                impurity=0.0, depth=0, feature_index=primary, threshold=0.0,
+                surrogates=tuple(surrogates), majority_branch=None if majority < 0 else majority)
+    return branches(node, XT, rows, "stop", at_fit=True)
 
 
 def adjusted(agreement: float, majority: float) -> float:
@@ -266,9 +278,9 @@ def test_surrogate_sides_and_the_majority_rule():
         [NAN, NAN, NAN, NAN, NAN, 1],   # nothing known (e is no surrogate): the majority
     ]).T
     rows = np.arange(6)
-    assert surrogate_sides(new, rows, found, majority).tolist() == [0, 1, 0, 1, 1, 0]
-    assert surrogate_sides(new, rows, found, -1).tolist()[-1] == -1  # no default
-    assert surrogate_sides(new, rows, [], majority).tolist() == [0] * 6
+    assert surrogate_sides(new, rows, P, found, majority).tolist() == [0, 1, 0, 1, 1, 0]
+    assert surrogate_sides(new, rows, P, found, -1).tolist()[-1] == STAY  # no default
+    assert surrogate_sides(new, rows, P, [], majority).tolist() == [0] * 6
 
 
 def test_bad_input():
@@ -417,7 +429,7 @@ def check_every_node(fit, frame: pd.DataFrame, columns: list[str], weights=None,
             compared += 1
         known = sides >= 0
         majority = majority_side(sides == 0, weights[rows], known)
-        sides[~known] = surrogate_sides(data.XT, rows[~known], ours, majority)
+        sides[~known] = surrogate_sides(data.XT, rows[~known], p, ours, majority)
         rows_at[2 * node + mirror], rows_at[2 * node + 1 - mirror] = (rows[sides == 0],
                                                                       rows[sides == 1])
     return compared
