@@ -23,11 +23,12 @@ from . import kernels
 from .jit import compiled, kernel
 from ._validation import Feature
 from .impurity import SCORES
-from .kernels import branch_of, n_statistics, partition, score_attributes
+from .kernels import n_statistics, partition, score_attributes
+from .routing import SPREAD, STAY, route_missing
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
 from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
-from .tree import SPREAD, STAY, Node, branches, larger_branch, make_leaf, ties
+from .tree import Node, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -577,22 +578,20 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                 _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
                                  max_surrogates))
             n_surrogates[k] = len(ranked)
+            table = np.empty((len(ranked), 3), np.int64)  # as dtree.routing reads them
             for s in range(len(ranked)):
                 surrogate_feature[k, s] = ranked[s]
                 agreement[k, s], adjusted[k, s] = agree[ranked[s]], adjust[ranked[s]]
                 cut[k, s], lower_right[k, s] = surrogate_cut[ranked[s]], reverse[ranked[s]]
                 for c in range(n_categories[ranked[s]]):
                     surrogate_sides[k, s, c] = codes[ranked[s], c]
-            for i in range(len(r)):  # by the first surrogate that places it, else the
-                if not math.isnan(XT[j, r[i]]):  # majority side, else nowhere
-                    continue  # (dtree.tree.branches)
-                sent[i] = majority[k] if majority[k] >= 0 else STAY
-                for s in range(n_surrogates[k]):
-                    f = surrogate_feature[k, s]
-                    b = branch_of(XT[f, r[i]], cut[k, s], surrogate_sides[k, s], 0)
-                    if b >= 0:
-                        sent[i] = 1 - b if lower_right[k, s] else b
-                        break
+                table[s, 0], table[s, 1], table[s, 2] = ranked[s], reverse[ranked[s]], s * n_codes
+            runs = np.zeros((1, 2), np.int64)
+            runs[0, 1] = len(ranked)
+            for i in range(len(r)):  # the routing rule, this node alone: the surrogates,
+                if math.isnan(XT[j, r[i]]):  # else the majority side, else nowhere
+                    sent[i] = route_missing(XT.T, r[i], 0, surrogate_sides[k].reshape(-1), runs,
+                                            table, cut[k], majority[k:k + 1], STAY)
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
             XT[j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
