@@ -198,8 +198,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     target value; ``priority`` ranks the features for breaking ties (lower wins). Rows of weight
     zero are left out, as if they were absent.
 
-    The nodes wait on an agenda (:class:`_Agenda`), which decides for each whether it is a
-    leaf (:func:`_stop_or_split`) and hands out the ones to split, with the split chosen.
+    The nodes wait on an agenda (``_Agenda``), which decides for each whether it is a
+    leaf (``_stop_or_split``) and hands out the ones to split, with the split chosen.
     Each split node gets its test, its rows go to its children (a compiled kernel,
     ``dtree.kernels.partition``) and the children join the agenda.
     """

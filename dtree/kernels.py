@@ -836,7 +836,7 @@ def predict_rows(X, feature, first_child, code_start, threshold, codes, n_childr
     """Each row's prediction: that of the leaf it reaches, or a weighted sum of nodes'
     predictions ``values`` (see :func:`dtree.tree.predict_values`).
 
-    The tree is given as arrays over its nodes (:class:`dtree.tree.RoutingArrays`): node i
+    The tree is given as arrays over its nodes (``dtree.tree.RoutingArrays``): node i
     tests ``feature[i]`` (-1 for a leaf); its children are the ``n_children[i]`` nodes from
     ``first_child[i]``, ``fractions`` their training fractions. At each node a row takes the
     branch the routing rule gives it (:mod:`dtree.routing`: its value's, else the first

@@ -18,7 +18,7 @@ error-based pruning and :func:`route_rows` call them in their loops, and
 :func:`dtree.tree.branches` calls :func:`route_rows` for the rows at a node. (A kernel of both
 steps, inlined into those loops, took every routing array as an argument, which numba counts a
 reference to on each call: prediction took four times as long.) They read the tree as arrays
-over its nodes (:class:`dtree.tree.RoutingArrays`).
+over its nodes (``dtree.tree.RoutingArrays``).
 """
 from __future__ import annotations
 
