@@ -58,9 +58,10 @@ STOP_REASONS = {
 #: a node of at most this many rows is grown, with its whole subtree, by one call to the
 #: compiled :func:`grow_subtree`, where the configuration allows (:func:`_subtrees_compiled`);
 #: 0 never. The same tree either way; the per-node Python work is what it saves. Fewer rows
-#: where the columns and the most categories of a column number more than SUBTREE_ENTRIES /
-#: SUBTREE_ROWS: grow_subtree keeps every column's score and every category's side at each
-#: of its nodes (up to twice as many as rows).
+#: where the columns, the most categories of a column and the node statistics (a class count
+#: per class) number more than SUBTREE_ENTRIES / SUBTREE_ROWS: grow_subtree keeps every
+#: column's score, every category's side and the statistics of each of its nodes (about
+#: twice as many as rows).
 SUBTREE_ROWS = 2048
 SUBTREE_ENTRIES = 2**18
 #: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split), and the names
@@ -292,7 +293,8 @@ class _Agenda:
         self.n_leaves, self.age, self.work = 1, itertools.count(), []
         complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
         self.resort_from = _resort_from(len(rows), len(order), self.best_first, complete)
-        width = len(features) + int(data.n_categories.max(initial=0))
+        width = (len(features) + int(data.n_categories.max(initial=0))
+                 + n_statistics(n_classes))
         self.compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
                                if _subtrees_compiled(rules, stopping) else 0)
         self._add(self.root, rows, weights, order, pure, np.arange(len(features)))
