@@ -195,28 +195,29 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
          priority: np.ndarray) -> Node:
     """Grow a tree on the encoded matrix ``X`` and return its root.
 
-    ``y`` holds each row's class code (``n_classes`` classes) or, with ``n_classes=0``, its
-    target value; ``priority`` ranks the features for breaking ties (lower wins). Rows of weight
-    zero are left out, as if they were absent.
+    ``y`` holds each row's class code (``n_classes`` classes) or, with
+    ``n_classes=0``, its target value; ``priority`` ranks the features for breaking
+    ties (lower wins). Rows of weight zero are left out, as if they were absent.
 
-    The nodes wait on an agenda (``_Agenda``), which decides for each whether it is a
-    leaf (``_stop_or_split``) and hands out the ones to split, with the split chosen.
-    Each split node gets its test, its rows go to its children (a compiled kernel,
-    ``dtree.kernels.partition``) and the children join the agenda.
+    The nodes wait on an agenda (``_Agenda``), which decides for each whether it is
+    a leaf (``_stop_or_split``) and hands out the ones to split, with the split
+    chosen. Each split node gets its test, its rows go to its children (a compiled
+    kernel, ``dtree.kernels.partition``) and the children join the agenda.
     """
-    agenda = _Agenda(X, features, y, n_classes, sample_weight, rules, stopping, priority)
-    data = agenda.data
+    agenda = _Agenda(X, features, y, n_classes, sample_weight, rules, stopping,
+                     priority)
+    data, partition = agenda.data, compiled(kernels.partition)
     for node, rows, weights, order, available, split in iter(agenda.next_split, None):
-        if rules.j48 and not split.is_multiway:
-            split = replace(split, threshold=data.value_at_most(split.feature, split.threshold))
+        if rules.j48 and not split.is_multiway:  # a threshold seen in the data
+            t = data.value_at_most(split.feature, split.threshold)
+            split = replace(split, threshold=t)
         _attach_split(node, split, features, agenda.shared)
-        n_branches, sent = _missing_rows(node, split, data, rules, rows, weights, order,
-                                         agenda.categories)
-        handed = compiled(kernels.partition)(
-            data.XT[split.feature], np.nan if node.threshold is None else node.threshold,
-            NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code, n_branches,
-            sent, data.y, n_classes, agenda.impurity, rows, weights, order)
-        n_sorted, order = len(order), None  # this node's sorted rows are no longer needed
+        n_branches, sent = _missing_rows(node, split, data, rules, rows, weights,
+                                         order, agenda.categories)
+        handed = partition(data.XT[split.feature], _threshold(node), _codes(node),
+                           n_branches, sent, data.y, n_classes, agenda.impurity, rows,
+                           weights, order)
+        n_sorted, order = len(order), None  # the node's sorted rows: no longer needed
         if split.is_multiway:  # a categorical attribute is tested once on a path
             available = available[available != split.feature]
         agenda.add_children(node, handed, n_sorted, available)
@@ -225,6 +226,17 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
     if rules.j48:
         _collapse(agenda.root)
     return agenda.root
+
+
+def _threshold(node: Node) -> float:
+    """A node's threshold as the kernels read it: NaN for a split on categories."""
+    return np.nan if node.threshold is None else node.threshold
+
+
+def _codes(node: Node) -> np.ndarray:
+    """A node's map from category code to branch as the kernels read it (empty for a
+    threshold)."""
+    return NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code
 
 
 def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules,
@@ -717,11 +729,12 @@ def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurit
 @kernel
 def first_stop(pure, depth, n_rows, top, n_available, max_depth, min_samples_split,
                purity_threshold):
-    """The first of the stopping rules that need no split searched which makes a node a
-    leaf, as a code of ``SUBTREE_REASONS`` (0: none does): its rows are ``pure``; it is at
-    ``max_depth`` (-1 for no limit); it has fewer than ``min_samples_split`` rows; its
-    largest class share ``top`` reaches ``purity_threshold`` (in (0, 1]; ``top`` is 0 for
-    regression); no attribute is left to test."""
+    """The first of the stopping rules that need no split searched which makes a
+    node a leaf, as a code of ``SUBTREE_REASONS`` (0: none does): its rows are
+    ``pure``; it is at ``max_depth`` (-1 for no limit); it has fewer than
+    ``min_samples_split`` rows; its largest class share ``top`` reaches
+    ``purity_threshold`` (in (0, 1]; ``top`` is 0 for regression); no attribute is
+    left to test."""
     if pure:
         return PURE
     if max_depth >= 0 and depth >= max_depth:
@@ -747,8 +760,8 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
     ``available`` lists the attributes that may still be tested; ``draw`` draws them at
     random for ``rules.max_features`` (None: all are scored).
     """
-    reason = first_stop(pure, node.depth, node.n_samples,
-                        node.prediction.max() if data.n_classes else 0.0, len(available),
+    top = node.prediction.max() if data.n_classes else 0.0
+    reason = first_stop(pure, node.depth, node.n_samples, top, len(available),
                         -1 if stopping.max_depth is None else stopping.max_depth,
                         stopping.min_samples_split, stopping.purity_threshold)
     if reason:
@@ -843,8 +856,7 @@ def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.nda
     ``categories[j]``: column j's category labels (None for a numeric column)."""
     majority, ranked, agreement, adjusted, cut, reverse, codes = compiled(_node_surrogates)(
         data.XT, data.n_categories, data.slot, rows, weights, order, node.feature_index,
-        np.nan if node.threshold is None else node.threshold,
-        NO_CATEGORIES if node.branch_of_code is None else node.branch_of_code, max_surrogates)
+        _threshold(node), _codes(node), max_surrogates)
     node.surrogates = tuple([_surrogate(data, categories, j, agreement[j], adjusted[j], cut[j],
                                         reverse[j], codes[j]) for j in ranked.tolist()])
     node.majority_branch = None if majority < 0 else majority

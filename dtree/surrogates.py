@@ -91,6 +91,20 @@ class Surrogate:
             return f"{self.feature} {'>' if self.reverse else '<='} {self.threshold:g}"
         return f"{self.feature} in {{{', '.join(sorted(map(str, self.category_sets[0])))}}}"
 
+    def sides(self, values: np.ndarray) -> np.ndarray:
+        """The side (0 left, 1 right) this surrogate sends each value of its attribute (a
+        number, or a category code), -1 where it cannot tell: a missing value, or a category
+        not placed at the node. The routing rule's :func:`dtree.routing.branch_of`, the other
+        side for a reversed surrogate."""
+        codes = np.asarray(self.branch_of_code or (), dtype=np.int64)
+        threshold = np.nan if self.threshold is None else self.threshold
+        sides = np.full(len(values), UNDECIDED, dtype=np.int8)
+        for i, value in enumerate(np.asarray(values, dtype=float).tolist()):
+            if self.category_sets is None or 0 <= value < len(codes):
+                side = branch_of(value, threshold, codes, 0)
+                sides[i] = 1 - side if self.reverse and side >= 0 else side
+        return sides
+
 
 def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
                     goes_left: np.ndarray, primary: int, max_surrogates: int = 5, *,

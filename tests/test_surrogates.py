@@ -710,3 +710,15 @@ def test_predict_goes_with_the_child_that_holds_more_rows_as_rpart():
     model = CARTClassifier(min_samples_split=2).fit(X, y)
     assert_same_tree_as_rpart(model.tree_.root, fit, model.classes_)
     np.testing.assert_allclose(model.predict_proba(new), [[0.0, 1.0]])
+
+
+def test_a_surrogate_says_where_it_sends_each_value():
+    # the rule by hand: value <= 6.5 goes left (0), reversed it goes right; a category code
+    # goes where branch_of_code says; a missing value, or a code the node did not place, -1
+    numeric = Surrogate("x", 0, 0.9, 0.5, threshold=6.5)
+    assert numeric.sides([5.0, 6.5, 7.0, np.nan]).tolist() == [0, 0, 1, -1]
+    reverse = Surrogate("x", 0, 0.9, 0.5, threshold=6.5, reverse=True)
+    assert reverse.sides([5.0, 6.5, 7.0, np.nan]).tolist() == [1, 1, 0, -1]
+    categories = Surrogate("c", 1, 0.8, 0.4, category_sets=(frozenset("b"), frozenset("a")),
+                           branch_of_code=(1, 0, -1))
+    assert categories.sides([0, 1, 2, 3, np.nan]).tolist() == [1, 0, -1, -1, -1]
