@@ -250,11 +250,12 @@ def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules
     sent = np.full(len(rows), SPREAD)
     if rules.missing_branch or rules.max_surrogates is not None:
         missing = np.isnan(data.XT[split.feature, rows])
-        if rules.missing_branch and missing.any():
+        any_missing = bool(missing.any())
+        if rules.missing_branch and any_missing:
             node.missing_branch, n_branches = n_branches, n_branches + 1
         if rules.max_surrogates is not None:
             _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
-        if missing.any():  # CART: a row no surrogate places, at a majority tie, stays here
+        if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
             sent[missing] = branches(node, data.XT, rows[missing],
                                      "distribute" if rules.missing_branch else "stop",
                                      at_fit=True)
@@ -452,6 +453,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     for k in np.flatnonzero(reason > 0).tolist():
         made[k].stop_reason = SUBTREE_REASONS[reason[k]]
     first, tested = child[split], feature[split]
+    any_empty = bool((reason == EMPTY).any())  # only multiway splits leave branches empty
     for k, c, j, t, score, shares, ways in zip(split.tolist(), first.tolist(), tested.tolist(),
                                                threshold[split].tolist(),
                                                scores[split, tested].tolist(),
@@ -469,7 +471,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
                 categories[j], sides[k, :n_codes[j]].tolist())
         else:
             node.threshold = t
-        for child_node in node.children:
+        for child_node in node.children if any_empty else ():
             if child_node.stop_reason == "empty":  # it predicts like its parent
                 child_node.prediction = node.prediction
                 if not n_classes:
