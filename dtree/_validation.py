@@ -541,23 +541,35 @@ def _code_column(index: np.ndarray, table: np.ndarray) -> np.ndarray:
 
 def _lookup(table: np.ndarray) -> np.ndarray:
     """A table of codes as `_table_codes` gives it (ending with -1, for an index of -1) as the
-    floats `_fill_codes` reads: entry k + 1 is index k's code, entry 0 index -1's; NaN where
+    floats `_fill_rows` reads: entry k + 1 is index k's code, entry 0 index -1's; NaN where
     missing (-1)."""
     return np.where(table >= 0, table, np.nan)[np.arange(-1, len(table) - 1)]
 
 
+#: the rows `_fill_rows` fills at a time, column by column
+FILL_BLOCK = 256
+
+
 @kernel
-def _fill_codes(matrix, columns, index, lookups, start):
-    """Column ``columns[c]`` of the C-ordered ``matrix`` set to ``lookup[index[c] + 1]``,
-    ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1);
-    row by row. The positions are unsigned, so numba reads them as they are (a signed position
-    is first checked for a negative one, counted from the end)."""
+def _fill_rows(matrix, columns, index, lookups, start, numbers, values):
+    """The C-ordered ``matrix`` filled: column ``columns[c]`` with ``lookup[index[c] + 1]``,
+    ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1),
+    and column ``numbers[c]`` with ``values[c]``. ``FILL_BLOCK`` rows at a time, column by
+    column: the reads run along each column and the block's rows stay in the cache while
+    they are written. The positions are unsigned, so numba reads them as they are (a
+    signed position is first checked for a negative one, counted from the end)."""
     n_rows, width = matrix.shape
     cells = matrix.reshape(n_rows * width)  # a view: row i's column j is cell i * width + j
-    first = start[:-1] + 1
-    for i in range(n_rows):
+    for block in range(0, n_rows, FILL_BLOCK):
+        end = min(n_rows, block + FILL_BLOCK)
         for c in range(len(columns)):
-            cells[np.uint64(i * width + columns[c])] = lookups[np.uint64(first[c] + index[c, i])]
+            first = start[c] + 1
+            for i in range(block, end):
+                cells[np.uint64(i * width + columns[c])] = lookups[
+                    np.uint64(first + index[c, i])]
+        for c in range(len(numbers)):
+            for i in range(block, end):
+                cells[np.uint64(i * width + numbers[c])] = values[c, np.uint64(i)]
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3
@@ -661,8 +673,9 @@ def encode_columns(columns: list, features: list[Feature],
                 _as_float(columns[int(np.argmax(infinite))],
                           features[int(np.argmax(infinite))].name)
         return matrix
-    matrix = np.empty((len(columns[0]), len(features)))
-    coded, indexes, lookups = [], [], []  # the categorical columns: filled at once, at the end
+    n_rows = len(columns[0])
+    coded, indexes, lookups = [], [], []  # the categorical columns
+    numbers, values = [], []  # the numeric ones: all filled at once, at the end
     for j, (column, feature) in enumerate(zip(columns, features)):
         if feature.is_categorical:
             index, lookup = _codes_as_at_fit(column, feature, unseen)
@@ -671,13 +684,16 @@ def encode_columns(columns: list, features: list[Feature],
             raise TypeError(f"column {feature.name!r} was numeric at fit but now holds "
                             f"non-numbers, e.g. {_non_number(column)!r} (dtype {column.dtype})")
         else:
-            matrix[:, j] = _as_float(column, feature.name)
-    if coded:
-        start = np.array([0, *itertools.accumulate(map(len, lookups))])
-        stacked = np.empty((len(coded), len(matrix)), dtype=np.int32)  # 2**31 codes a column
-        for c, index in enumerate(indexes):
-            stacked[c] = index
-        compiled(_fill_codes)(matrix, np.array(coded), stacked, np.concatenate(lookups), start)
+            numbers.append(j), values.append(_as_float(column, feature.name))
+    stacked = np.empty((len(coded), n_rows), dtype=np.int32)  # 2**31 codes a column
+    for c, index in enumerate(indexes):
+        stacked[c] = index
+    matrix = np.empty((n_rows, len(features)))
+    compiled(_fill_rows)(
+        matrix, np.array(coded, dtype=np.int64), stacked,
+        np.concatenate([np.empty(0)] + lookups), np.array([0, *itertools.accumulate(
+            map(len, lookups))]), np.array(numbers, dtype=np.int64),
+        np.array(values).reshape(len(numbers), n_rows))
     return matrix
 
 
