@@ -176,6 +176,39 @@ def test_reduced_error_pruning_never_lowers_validation_accuracy(name, seed):
         assert final[-1] == pytest.approx(after)  # the log reports the real accuracy
 
 
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("name", ["C4.5", "ID3 fractional", "CART"])
+def test_reduced_error_pruning_judges_each_node_by_predict(name, seed):
+    # the pruner sums what a subtree gives each row child by child (bottom-up); replayed on a
+    # copy, node by node in the log's order, each accuracy it reports is model.score's with
+    # the tree as it then stands, split and with the node a leaf (rows with a missing value
+    # go down several branches, so a row's prediction is a sum over leaves)
+    X, y, _ = random_data(seed, n=80)
+    X_val, y_val, _ = random_data(seed + 1000, n=40, missing=0.3)
+    model, X = fit(name, X, y)
+    X_val = X_val[X.columns]
+    log = prune_reduced_error(model, X_val, y_val).pruning_log_
+    way = {id(model.tree_.root): ()}  # each node's branches from the root
+    for node in model.tree_.root.walk():
+        way.update({id(child): way[id(node)] + (k,) for k, child in enumerate(node.children)})
+    ways = [way[id(node)] for node in model.tree_.root.walk()]  # numbered as in the log
+
+    def at(root, number):
+        for k in ways[number]:
+            root = root.children[k]
+        return root
+
+    replay = pickle.loads(pickle.dumps(model))
+    for number, split_accuracy, leaf_accuracy, decision in log[
+            ["node", "accuracy split", "accuracy as a leaf", "decision"]].itertuples(index=False):
+        assert replay.score(X_val, y_val) == pytest.approx(split_accuracy, abs=1e-12)
+        trial = pickle.loads(pickle.dumps(replay))
+        make_leaf(at(trial.tree_.root, number), "reduced_error")
+        assert trial.score(X_val, y_val) == pytest.approx(leaf_accuracy, abs=1e-12)
+        if decision == "leaf":
+            make_leaf(at(replay.tree_.root, number), "reduced_error")
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_pre_pruning_reports_the_accuracy_it_reaches(seed):
     X, y, _ = random_data(seed, n=80)
