@@ -226,6 +226,29 @@ def localise_buttons(app, pagename, templatename, context, doctree) -> None:
         context["header_buttons"] = _theme_strings(context["header_buttons"])
 
 
+#: The tooltips and screen-reader labels that pydata-sphinx-theme 0.16, myst-nb and Sphinx 7
+#: write in English whatever the language, with THEME's
+TOOLTIPS = {**THEME, "Color mode": "配色模式", "System Settings": "跟随系统",
+            "Toggle primary sidebar": "切换主侧边栏", "Toggle secondary sidebar": "切换页内目录",
+            "Main": "主导航", "Page": "本页目录", "Toggle hidden content": "显示或隐藏内容",
+            "Link to this heading": "链接到此标题", "Link to this definition": "链接到此定义"}
+_TOOLTIP = re.compile(r'\b(title|aria-label|data-bs-title)="([^"<>]*)"')
+
+
+def localise_tooltips(page: str) -> str:
+    """``page`` (html) with the attributes of TOOLTIPS in Chinese."""
+    return _TOOLTIP.sub(lambda m: f'{m[1]}="{TOOLTIPS.get(m[2], m[2])}"', page)
+
+
+def localise_written_pages(app, exception) -> None:
+    """The tooltips of every page written (they come from the templates, after the doctree)."""
+    if exception is None and app.builder.format == "html":
+        for path in Path(app.outdir).rglob("*.html"):
+            page = path.read_text(encoding="utf-8")
+            if (localised := localise_tooltips(page)) != page:
+                path.write_text(localised, encoding="utf-8")
+
+
 def setup(app):
     import bibliography_zh  # registers the citation style (this folder is on sys.path)
 
@@ -237,6 +260,7 @@ def setup(app):
         LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
     app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
     app.connect("doctree-resolved", localise_outputs)
+    app.connect("build-finished", localise_written_pages)
     app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)
     # after the theme's own handlers, which add the buttons
     app.connect("html-page-context", localise_buttons, priority=900)

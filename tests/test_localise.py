@@ -96,3 +96,15 @@ def test_citation_labels_in_chinese():
     assert label("Breiman, Leo", "Friedman, Jerome", "Olshen, Richard") == "Breiman 等"
     # an entry without authors falls back to its editors or title, as the English style does
     assert label(title="R: A Language") == "R: A Language"
+
+
+def test_tooltips_are_chinese_and_identifiers_stay():
+    page = ('<button title="Toggle primary sidebar" aria-label="Toggle primary sidebar">'
+            '<a class="headerlink" title="Link to this heading">#</a>'
+            '<a title="dtree.tree.most_probable">most_probable</a>'
+            '<span data-bs-title="Color mode">Main</span>')
+    assert localise.localise_tooltips(page) == (
+        '<button title="切换主侧边栏" aria-label="切换主侧边栏">'
+        '<a class="headerlink" title="链接到此标题">#</a>'
+        '<a title="dtree.tree.most_probable">most_probable</a>'
+        '<span data-bs-title="配色模式">Main</span>')  # text is not an attribute: left alone

@@ -383,14 +383,14 @@ _LABELS = r"""(() => ({
   citations: Array.from(document.querySelectorAll('article a[href*="bibliography"]'),
                         a => a.innerText),
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
-    .filter(e => e).map(e => e.innerText + ' ' + Array.from(
-      e.querySelectorAll('[title], [data-bs-title], [aria-label]'),
+    .filter(e => e).map(e => e.innerText).join(' ') + ' ' + Array.from(
+      document.querySelectorAll('[title], [data-bs-title], [aria-label]'),
       b => (b.getAttribute('title') || '') + ' ' + (b.getAttribute('data-bs-title') || '')
-        + ' ' + (b.getAttribute('aria-label') || '')).join(' ')).join(' ')
+        + ' ' + (b.getAttribute('aria-label') || '')).join(' ')
 }))()"""
 #: What the citation labels and the theme said in English or in Taiwan's phrasing
 THEME_ENGLISH = ("Repository", "Open issue", "列印成", "Print to PDF", "Copyright", "authors",
-                 "Launch on")
+                 "Launch on", "Toggle", "Color mode", "System Settings", "Link to this")
 CITATION_ENGLISH = re.compile(r"\band others\b|\bet al\b|\bn\.d\.|\bSeed \d| and ")
 
 
@@ -412,7 +412,8 @@ def test_chinese_page_labels_are_chinese(book, zh_book, browser, page):
     # issue 34 §1: the tables computed once, shown in the zh edition with Chinese headers,
     # values and verify labels (locales/localise.py), and so the trees printed as text,
     # citation labels in the zh style,
-    # the theme's buttons and footer in mainland Chinese. The figures are still English.
+    # the theme's buttons, tooltips and footer in mainland Chinese. The figures are still
+    # English.
     assert zh_book == 0
     browser.open((book[2] / f"{page}.html").as_uri())
     found = chinese_labels_problems(browser._evaluate(_LABELS))
