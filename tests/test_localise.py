@@ -218,3 +218,16 @@ def test_the_zh_build_shows_the_chinese_rendering():
     assert figure["metadata"]["image/png"] == {"width": 310, "height": 200}
     assert table == {"output_type": "display_data", "data": {"text/html": "<table></table>"},
                      "metadata": {}}
+
+
+def test_without_the_font_or_a_notebook_nothing_is_drawn(monkeypatch, capsys):
+    # on Colab (no CJK font, no repository) and outside IPython the chapters run as before,
+    # printing nothing: nbval compares what a cell prints
+    from dtree import notebook
+
+    assert notebook.draw_figures_in_chinese_too() is False  # no IPython shell here
+    monkeypatch.setattr(notebook, "ZH_FONT", "No Such Font CJK")
+    assert notebook._figure_translator() is None
+    monkeypatch.setattr(notebook, "LOCALISE", ROOT / "locales" / "no_such_file.py")
+    assert notebook._figure_translator() is None
+    assert capsys.readouterr() == ("", "")
