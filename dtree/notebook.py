@@ -255,9 +255,10 @@ def c50_result(printed: str) -> dict:
 
 # ------------------------------------------------------------------ the Chinese edition's figures
 #: the key of a figure output's metadata that holds its Chinese rendering (issue 34 §1):
-#: ``{"image/png": base64, "width": ..., "height": ..., "texts": [[English, Chinese], ...]}``, the
-#: PNG as the English one is made (retina, its size on the page) and every text drawn in it;
-#: or ``{"error": ...}`` if drawing it failed. nbval does not compare outputs' metadata
+#: ``{"image/png": base64, "width": ..., "height": ..., "texts": [[English, Chinese], ...],
+#: "log": [...]}``, the PNG as the English one is made (retina, its size on the page), every
+#: text drawn in it and what matplotlib logged while drawing it; or ``{"error": ...}`` if
+#: drawing it failed. nbval does not compare outputs' metadata
 ZH_FIGURE = "zh_CN"
 #: the font of the Chinese texts (Debian fonts-noto-cjk; apt.txt installs it on Binder)
 ZH_FONT = "Noto Sans CJK SC"
