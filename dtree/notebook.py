@@ -3,20 +3,26 @@ Colab, a laptop, CI): the first cell, ``glue`` with or without myst-nb, and R's 
 output with or without R or C5.0.
 
 Nothing here is imported by ``import dtree``; IPython is imported only when a notebook needs it.
+Imported in a notebook, it also draws each figure the notebook shows a second time with its texts
+in Chinese, for the Chinese edition (:func:`draw_figures_in_chinese_too`).
 """
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import warnings
 from pathlib import Path
 
-__all__ = ["C50_OUTPUTS", "C50_STORED_BY", "FIRST_CELL", "R_OUTPUTS", "STORED_BY", "c50_files",
-           "c50_program", "c50_result", "glue", "r_differences", "run_c50", "run_r"]
+__all__ = ["C50_OUTPUTS", "C50_STORED_BY", "FIRST_CELL", "R_OUTPUTS", "STORED_BY", "ZH_FIGURE",
+           "ZH_FONT", "c50_files", "c50_program", "c50_result", "draw_figures_in_chinese_too",
+           "glue", "r_differences", "run_c50", "run_r"]
 
 #: every chapter's first cell, hidden in the book (tag remove-cell) and on Colab (a form). Where
 #: ``dtree`` cannot be imported (Colab), it installs the library with its dependencies from the
@@ -245,3 +251,158 @@ def c50_result(printed: str) -> dict:
         found[prefix + "size"] = int(size) if size and size.isdigit() else None
         found[prefix + "errors"] = int(errors)
     return found
+
+
+# ------------------------------------------------------------------ the Chinese edition's figures
+#: the key of a figure output's metadata that holds its Chinese rendering (issue 34 §1):
+#: ``{"image/png": base64, "width": ..., "height": ..., "texts": [[English, Chinese], ...],
+#: "log": [...]}``, the PNG as the English one is made (retina, its size on the page), every
+#: text drawn in it and what matplotlib logged while drawing it; or ``{"error": ...}`` if
+#: drawing it failed. nbval does not compare outputs' metadata
+ZH_FIGURE = "zh_CN"
+#: the font of the Chinese texts (Debian fonts-noto-cjk; apt.txt installs it on Binder)
+ZH_FONT = "Noto Sans CJK SC"
+#: the one English -> Chinese map of the Chinese edition, in the book's repository
+LOCALISE = Path(__file__).resolve().parent.parent / "locales" / "localise.py"
+
+
+def _figure_translator():
+    """``locales/localise.py``'s ``translate_figure_text``, or None where the book's repository
+    (a pip-installed dtree on Colab), its tools (docutils) or the font are absent."""
+    from matplotlib import font_manager
+
+    if not LOCALISE.is_file() or not any(font.name == ZH_FONT
+                                          for font in font_manager.fontManager.ttflist):
+        return None
+    spec = importlib.util.spec_from_file_location("dtree_localise", LOCALISE)
+    module = importlib.util.module_from_spec(spec)
+    try:  # it needs docutils, which a kernel without the book's tools may lack
+        spec.loader.exec_module(module)
+    except ImportError:
+        return None
+    return module.translate_figure_text
+
+
+def _translated(formatter, translate):
+    """A tick formatter that gives ``formatter``'s labels translated (category names, fixed
+    labels); numbers come out as they were."""
+    from matplotlib.ticker import Formatter
+
+    class Translated(Formatter):
+        def __getattr__(self, name):
+            return getattr(formatter, name)
+
+        def __call__(self, x, pos=None):
+            return translate(formatter(x, pos))
+
+        def format_ticks(self, values):
+            return [translate(label) for label in formatter.format_ticks(values)]
+
+        def get_offset(self):
+            return translate(formatter.get_offset())
+
+    return Translated()
+
+
+class _Kept(logging.Handler):
+    """What matplotlib logs while it draws (a glyph no font has), kept instead of printed."""
+
+    def __init__(self):
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def chinese_rendering(figure, draw, translate) -> dict:
+    """``figure`` drawn by ``draw`` (a figure -> (base64 PNG, {"width", "height"}) function,
+    as IPython's PNG formatter) with each text through ``translate`` and the Chinese font
+    :data:`ZH_FONT` after the figure's own, which still draws the Latin letters and digits
+    (before it in a text with a formula: matplotlib's mathtext takes one font for the words
+    around a formula). The figure is left as it was. Returns :data:`ZH_FIGURE`'s metadata,
+    with what matplotlib logged while drawing (``"log"``, empty if all went well)."""
+    import matplotlib
+    from matplotlib.axis import Axis
+    from matplotlib.text import Text
+
+    texts: dict[str, str] = {}
+
+    def chinese(text: str) -> str:
+        done = translate(text)
+        if any(c.isalpha() for c in text):
+            texts[text] = done
+        return done
+
+    saved = [(text, text.get_text(), text.get_fontproperties()) for text in figure.findobj(Text)]
+    tickers = [ticker for axis in figure.findobj(Axis) for ticker in (axis.major, axis.minor)]
+    formatters = [ticker.formatter for ticker in tickers]
+    family = [*matplotlib.rcParams["font.family"], ZH_FONT]
+    logger, kept = logging.getLogger("matplotlib"), _Kept()
+    propagate = logger.propagate
+    try:
+        for text, english, font in saved:
+            text.set_text(chinese(english))
+            font = font.copy()
+            formula = "$" in english and not text.get_text() == english
+            font.set_family([ZH_FONT, *font.get_family()] if formula else
+                            [*font.get_family(), ZH_FONT])
+            text.set_fontproperties(font)
+        for ticker, formatter in zip(tickers, formatters):
+            ticker.formatter = _translated(formatter, chinese)
+        logger.addHandler(kept)
+        logger.propagate = False
+        with matplotlib.rc_context({"font.family": family}), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            drawn = draw(figure)  # retina: (PNG, its size on the page); png: PNG
+        png, size = drawn if isinstance(drawn, tuple) else (drawn, {})
+    finally:
+        logger.removeHandler(kept)
+        logger.propagate = propagate
+        for text, english, font in saved:
+            text.set_text(english)
+            text.set_fontproperties(font)
+        kept_texts = {id(text) for text, _, _ in saved}
+        for text in figure.findobj(Text):  # ticks added while drawing took the font too
+            if id(text) not in kept_texts and ZH_FONT in text.get_fontfamily():
+                font = text.get_fontproperties().copy()
+                font.set_family([f for f in font.get_family() if f != ZH_FONT])
+                text.set_fontproperties(font)
+        for ticker, formatter in zip(tickers, formatters):
+            ticker.formatter = formatter
+    return {"image/png": png, **size, "texts": [[e, z] for e, z in texts.items()],
+            "log": kept.messages}
+
+
+def draw_figures_in_chinese_too() -> bool:
+    """In a notebook (IPython, figures shown as PNG), show each matplotlib figure with its
+    Chinese rendering (:func:`chinese_rendering`, texts through the Chinese edition's map,
+    ``locales/localise.py``) in the output's metadata under :data:`ZH_FIGURE`; the Chinese
+    edition's build shows it instead of the English PNG, which stays the same bytes. Nothing
+    is printed: where the map or the font :data:`ZH_FONT` is absent nothing is drawn, and a
+    failure is kept in the metadata (``"error"``), where the book's tests find it. Called
+    when this module is imported; returns whether it is on."""
+    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
+    formatters = getattr(shell, "display_formatter", None)
+    if formatters is None or "image/png" not in formatters.formatters:
+        return False
+    translate = _figure_translator()
+    if translate is None:
+        return False
+    from matplotlib.figure import Figure
+
+    def bundle(figure):
+        try:
+            draw = formatters.formatters["image/png"].lookup(figure)
+        except KeyError:  # figures not shown as PNG
+            return {}, {}
+        try:
+            return {}, {ZH_FIGURE: chinese_rendering(figure, draw, translate)}
+        except Exception as error:  # noqa: BLE001 (never in the cell's output)
+            return {}, {ZH_FIGURE: {"error": f"{type(error).__name__}: {error}"}}
+
+    formatters.mimebundle_formatter.for_type(Figure, bundle)
+    return True
+
+
+draw_figures_in_chinese_too()

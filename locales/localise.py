@@ -18,12 +18,15 @@ one English -> Chinese map, :func:`label_map`, made of
 A cell that is one label of the map becomes its Chinese; any other cell has each label of the
 map inside it replaced, longest first, as a whole word ("Gain(D, texture)" -> "Gain(D, 纹理)",
 "no 2, yes 1" -> "否 2, 是 1"). The text values glued into the prose go through the same map.
+The figures' texts went through it when the chapter ran (dtree.notebook draws each figure a
+second time in Chinese, :func:`translate_figure_text`); the zh build shows that rendering.
 Identifiers (``max_depth=2``, ``stop_reason``) are words of
 code and stay as they are: a label never matches inside a word joined by "_", "." or "-".
 """
 from __future__ import annotations
 
 import html
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -205,6 +208,60 @@ def localise_outputs(app, doctree, docname) -> None:
                               for child in glued.children]
 
 
+#: What a figure's label cannot say: "7 leaves" and "5 rounds" are counts, sklearn.tree.plot_tree's
+#: boxes name a node's rows "samples" and its class counts "value", and "validation" alone is a
+#: pruner (as in RULES' "C4.5 validation")
+FIGURE_RULES = [(re.compile(r"\b(\d+) lea(?:f|ves)\b"), r"\1 个叶结点"),
+                (re.compile(r"\b(\d+) rounds\b"), r"\1 轮"),
+                (re.compile(r"^samples = "), "样本数 = "),
+                (re.compile(r"^value = "), "各类计数 = "),
+                (re.compile(r"^validation$"), "验证集预剪枝")]  # a pruner, in a legend
+
+
+def translate_figure_text(text: str) -> str:
+    """A text drawn in a figure (dtree.notebook.chinese_rendering), line by line through
+    :data:`FIGURE_RULES` and :func:`translate`, its formulas ($...$) as they are; a tree's
+    test, "navel?", as Zhou draws it: "脐部=?"."""
+    lines = []
+    for line in text.split("\n"):
+        for pattern, chinese in FIGURE_RULES:
+            line = pattern.sub(chinese, line)
+        parts = re.split(r"(\$[^$]+\$)", line)
+        line = "".join(part if part.startswith("$") or not part.strip() else translate(part)
+                       for part in parts)
+        lines.append(re.sub(rf"(?<={HAN}|\))\?$", "=?", line))
+    return "\n".join(lines)
+
+
+#: The key of a figure output's metadata holding its Chinese rendering (dtree.notebook.ZH_FIGURE)
+ZH_FIGURE = "zh_CN"
+
+
+def chinese_figures(notebook: dict) -> int:
+    """Each stored figure of a notebook (its outputs' ``image/png``) replaced by its Chinese
+    rendering, made in the same execution from the same figure (dtree.notebook, kept in the
+    output's metadata under :data:`ZH_FIGURE`), with its size on the page; returns how many."""
+    done = 0
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            zh = output.get("metadata", {}).get(ZH_FIGURE, {})
+            if "image/png" in output.get("data", {}) and "image/png" in zh:
+                output["data"]["image/png"] = zh["image/png"]
+                output["metadata"]["image/png"] = {key: zh[key] for key in ("width", "height")
+                                                   if key in zh}
+                done += 1
+    return done
+
+
+def localise_figures(app, docname: str, source: list[str]) -> None:
+    """A chapter's notebook as the zh build reads it: its figures in Chinese
+    (:func:`chinese_figures`); its numbers and the rest of its outputs untouched."""
+    if str(app.env.doc2path(docname)).endswith(".ipynb"):
+        notebook = json.loads(source[0])
+        if chinese_figures(notebook):
+            source[0] = json.dumps(notebook, ensure_ascii=False)
+
+
 #: The theme's buttons that sphinx-book-theme 1.3 leaves in English for zh_CN, or in Taiwan's
 #: phrasing (列印成 PDF)
 THEME = {"Repository": "源码仓库", "Open issue": "提交问题", "Source repositories": "源码仓库",
@@ -259,9 +316,11 @@ def setup(app):
     sources = b"".join(path.read_bytes() for path in (
         LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
     app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
+    app.connect("source-read", localise_figures)
     app.connect("doctree-resolved", localise_outputs)
     app.connect("build-finished", localise_written_pages)
     app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)
     # after the theme's own handlers, which add the buttons
     app.connect("html-page-context", localise_buttons, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+

@@ -5,7 +5,10 @@ browser (tests/test_pages.py, test_chinese_tables_have_no_english); here the map
 rewriting, on their own."""
 from __future__ import annotations
 
+import base64
+import json
 import re
+import struct
 import sys
 from collections import Counter
 from pathlib import Path
@@ -108,3 +111,135 @@ def test_tooltips_are_chinese_and_identifiers_stay():
         '<a class="headerlink" title="链接到此标题">#</a>'
         '<a title="dtree.tree.most_probable">most_probable</a>'
         '<span data-bs-title="配色模式">Main</span>')  # text is not an attribute: left alone
+
+
+# ------------------------------------------------------------------------- the figures
+#: The English a Chinese figure may show besides what a Chinese table may (test_pages'
+#: TABLE_ENGLISH_KEPT), and its formulas ($...$): n (a node's rows), the axes' symbols, C4.5's
+#: confidence factor CF, Demšar's critical difference CD
+FIGURE_ENGLISH_KEPT = frozenset("n k p t x y z CF CD".split())
+CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+
+
+def stored_figures(chapter: Path) -> list[tuple[int, dict]]:
+    """(cell index, output) of each stored figure (an output with image/png) of a chapter."""
+    cells = json.loads(chapter.read_text(encoding="utf-8"))["cells"]
+    return [(i, output) for i, cell in enumerate(cells) for output in cell.get("outputs", [])
+            if "image/png" in output.get("data", {})]
+
+
+def figure_problems(cell: int, output: dict) -> list[str]:
+    """What is wrong with a stored figure's Chinese rendering (dtree.notebook.ZH_FIGURE):
+    missing, drawn with a glyph missing, drawn with another map than today's, or a text with
+    English words outside the allowlists (a word the map lacks: add it to labels.tsv)."""
+    from test_pages import TABLE_ENGLISH_KEPT, english_words
+
+    zh = output.get("metadata", {}).get(localise.ZH_FIGURE, {})
+    if "image/png" not in zh:
+        return [f"cell {cell}: no Chinese rendering {zh.get('error', '')}".rstrip()]
+    png = base64.b64decode(zh["image/png"])
+    width, height = struct.unpack(">II", png[16:24])  # the PNG's IHDR
+    found = [f"cell {cell}: {message}" for message in zh["log"]]
+    # retina: twice the pixels, the size on the page rounded down
+    if (width // 2, height // 2) != (zh["width"], zh["height"]):
+        found.append(f"cell {cell}: {width} x {height} pixels shown as {zh['width']} x "
+                     f"{zh['height']}")
+    for english, chinese in zh["texts"]:
+        now = localise.translate_figure_text(english)
+        if now != chinese:
+            found.append(f"cell {cell}: {english!r} drawn as {chinese!r}, the map now gives "
+                         f"{now!r}: run tasks.py notebooks again")
+        words = [w for w in english_words(re.sub(r"\$[^$]+\$", " ", chinese))
+                 if w not in TABLE_ENGLISH_KEPT | FIGURE_ENGLISH_KEPT]
+        if words:
+            found.append(f"cell {cell}: {english!r} drawn as {chinese!r}: "
+                         f"{', '.join(words)} not in the map")
+    return found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_each_figure_has_a_chinese_rendering(chapter):
+    # issue 34 §1: each figure a chapter stores is stored drawn in Chinese too, from the same
+    # execution, every text through the map (dtree.notebook; the zh build shows it)
+    found = [problem for cell, output in stored_figures(chapter)
+             for problem in figure_problems(cell, output)]
+    assert not found, f"{chapter.name}: {len(found)} problem(s)\n  " + "\n  ".join(found)
+
+
+def test_a_figure_text_is_translated_line_by_line():
+    assert localise.translate_figure_text("navel?\nn = 17") == "脐部=?\nn = 17"
+    assert localise.translate_figure_text("yes\nno: 0\nyes: 5") == "是\n否: 0\n是: 5"
+    # a formula stays as it is, the words around it are translated
+    assert localise.translate_figure_text(r"$C_\alpha(T)$ of the pruned tree") .startswith(
+        r"$C_\alpha(T)$ ")
+    assert localise.translate_figure_text("$x$") == "$x$"
+
+
+def test_the_chinese_rendering_leaves_the_english_figure_as_it_was():
+    # the English PNG of the same figure, before and after its Chinese rendering, is the same
+    # bytes; the Chinese one has the Chinese texts, and ticks named by categories translated
+    pytest.importorskip("IPython")
+    import functools
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.pylabtools import retina_figure
+
+    from dtree import ID3Classifier, notebook, plot_tree
+    from dtree.datasets import load_watermelon
+
+    if notebook._figure_translator() is None:
+        pytest.skip(f"no {notebook.ZH_FONT} font: apt-get install fonts-noto-cjk")
+    draw = functools.partial(retina_figure, base64=True, bbox_inches="tight")
+    melons = load_watermelon()
+    tree = plot_tree(ID3Classifier().fit(melons.drop(columns="ripe"), melons["ripe"])).figure
+    bars, ax = plt.subplots(figsize=(4, 3))
+    ax.bar(["texture", "navel"], [0.381, 0.289], label="information gain")
+    ax.set(xlabel="attribute", title=r"$\alpha$ and the tree")
+    ax.legend()
+    for figure in (tree, bars):
+        english = draw(figure)
+        zh = notebook.chinese_rendering(figure, draw, localise.translate_figure_text)
+        assert draw(figure) == english
+        assert zh["log"] == [] and zh["image/png"] != english[0]
+        assert zh["width"] > 0 and zh["height"] > 0  # its own: the tight box fits its texts
+        plt.close(figure)
+    texts = dict(zh["texts"])
+    assert {key: texts[key] for key in ("texture", "navel", "attribute", "information gain")} == {
+        "texture": "纹理", "navel": "脐部", "attribute": "属性", "information gain": "信息增益"}
+    tree_texts = dict(notebook.chinese_rendering(
+        plot_tree(ID3Classifier().fit(melons.drop(columns="ripe"), melons["ripe"])).figure,
+        draw, localise.translate_figure_text)["texts"])
+    assert tree_texts["texture?\nn = 17"] == "纹理=?\nn = 17"
+    assert tree_texts["slightly blurry"] == "稍糊"
+
+
+def test_the_zh_build_shows_the_chinese_rendering():
+    figure = {"output_type": "display_data",
+              "data": {"image/png": "ENGLISH", "text/plain": "<Figure>"},
+              "metadata": {"image/png": {"width": 300, "height": 200},
+                           "zh_CN": {"image/png": "CHINESE", "width": 310, "height": 200,
+                                     "texts": [], "log": []}}}
+    table = {"output_type": "display_data", "data": {"text/html": "<table></table>"},
+             "metadata": {}}
+    notebook = {"cells": [{"cell_type": "code", "outputs": [figure, table]}]}
+    assert localise.chinese_figures(notebook) == 1
+    assert figure["data"] == {"image/png": "CHINESE", "text/plain": "<Figure>"}
+    assert figure["metadata"]["image/png"] == {"width": 310, "height": 200}
+    assert table == {"output_type": "display_data", "data": {"text/html": "<table></table>"},
+                     "metadata": {}}
+
+
+def test_without_the_font_or_a_notebook_nothing_is_drawn(monkeypatch, capsys):
+    # on Colab (no CJK font, no repository) and outside IPython the chapters run as before,
+    # printing nothing: nbval compares what a cell prints
+    from dtree import notebook
+
+    assert notebook.draw_figures_in_chinese_too() is False  # no IPython shell here
+    monkeypatch.setattr(notebook, "ZH_FONT", "No Such Font CJK")
+    assert notebook._figure_translator() is None
+    monkeypatch.setattr(notebook, "LOCALISE", ROOT / "locales" / "no_such_file.py")
+    assert notebook._figure_translator() is None
+    assert capsys.readouterr() == ("", "")

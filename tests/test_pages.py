@@ -406,18 +406,43 @@ def chinese_labels_problems(seen: dict) -> list[str]:
     return found + [f"theme: {word!r}" for word in THEME_ENGLISH if word in seen["theme"]]
 
 
+def figure_files(page: str, chinese: bool = False) -> list[str]:
+    """The files of a chapter's stored figures, in order, as myst-nb names them (the sha256
+    of the PNG): the English ones, or with ``chinese`` their Chinese renderings, which the zh
+    build shows (localise.chinese_figures)."""
+    source = ROOT / f"{page.removeprefix('zh/')}.ipynb"
+    if not source.exists():
+        return []
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    if chinese:
+        localise.chinese_figures(notebook)
+    return [hashlib.sha256(base64.b64decode(output["data"]["image/png"])).hexdigest() + ".png"
+            for cell in notebook["cells"] for output in cell.get("outputs", [])
+            if "image/png" in output.get("data", {})]
+
+
+#: The figures of a page's stored outputs, as the browser loaded them
+_FIGURES = r"""Array.from(document.querySelectorAll('article .cell_output img'),
+  img => ({file: img.src.split('/').pop(), loaded: img.complete && img.naturalWidth > 0}))"""
+
+
 @requires_chromium
 @pytest.mark.parametrize("page", ZH_PAGES)
 def test_chinese_page_labels_are_chinese(book, zh_book, browser, page):
     # issue 34 §1: the tables computed once, shown in the zh edition with Chinese headers,
     # values and verify labels (locales/localise.py), and so the trees printed as text,
     # citation labels in the zh style,
-    # the theme's buttons, tooltips and footer in mainland Chinese. The figures are still
-    # English.
+    # the theme's buttons, tooltips and footer in mainland Chinese; each figure is its Chinese
+    # rendering, drawn in the same execution (dtree.notebook; tests/test_localise.py checks
+    # its texts), none the English one
     assert zh_book == 0
     browser.open((book[2] / f"{page}.html").as_uri())
     found = chinese_labels_problems(browser._evaluate(_LABELS))
     assert not found, f"{page}: {len(found)} English label(s)\n  " + "\n  ".join(found)
+    figures = browser._evaluate(_FIGURES)
+    assert [figure["file"] for figure in figures] == figure_files(page, chinese=True)
+    assert all(figure["loaded"] for figure in figures), figures
+    assert not set(figure_files(page)) & set(figure_files(page, chinese=True))
 
 
 def test_english_labels_are_found():
