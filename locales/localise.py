@@ -298,9 +298,11 @@ def localise_tooltips(page: str) -> str:
 
 
 def localise_written_pages(app, exception) -> None:
-    """The tooltips of every page written (they come from the templates, after the doctree)."""
+    """The tooltips of every page written (they come from the templates, after the doctree)
+    and of the buttons sphinx-togglebutton's script adds (_static/togglebutton.js)."""
     if exception is None and app.builder.format == "html":
-        for path in Path(app.outdir).rglob("*.html"):
+        out = Path(app.outdir)
+        for path in [*out.rglob("*.html"), *out.glob("_static/togglebutton.js")]:
             page = path.read_text(encoding="utf-8")
             if (localised := localise_tooltips(page)) != page:
                 path.write_text(localised, encoding="utf-8")

@@ -384,8 +384,10 @@ _LABELS = r"""(() => ({
                         a => a.innerText),
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
     .filter(e => e).map(e => e.innerText).join(' ') + ' ' + Array.from(
-      document.querySelectorAll('[title], [data-bs-title], [aria-label]'),
-      b => (b.getAttribute('title') || '') + ' ' + (b.getAttribute('data-bs-title') || '')
+      document.querySelectorAll('[title], [data-bs-title], [aria-label]'))
+      // the theme's and the extensions' labels; a cited work's title in an article stays
+      .filter(b => !b.closest('article') || b.matches('.headerlink, .toggle-button'))
+      .map(b => (b.getAttribute('title') || '') + ' ' + (b.getAttribute('data-bs-title') || '')
         + ' ' + (b.getAttribute('aria-label') || '')).join(' ')
 }))()"""
 #: What the citation labels and the theme said in English or in Taiwan's phrasing
