@@ -688,12 +688,12 @@ def encode_columns(columns: list, features: list[Feature],
     stacked = np.empty((len(coded), n_rows), dtype=np.int32)  # 2**31 codes a column
     for c, index in enumerate(indexes):
         stacked[c] = index
+    start = np.array([0, *itertools.accumulate(map(len, lookups))])  # of each lookup
     matrix = np.empty((n_rows, len(features)))
-    compiled(_fill_rows)(
-        matrix, np.array(coded, dtype=np.int64), stacked,
-        np.concatenate([np.empty(0)] + lookups), np.array([0, *itertools.accumulate(
-            map(len, lookups))]), np.array(numbers, dtype=np.int64),
-        np.array(values).reshape(len(numbers), n_rows))
+    compiled(_fill_rows)(matrix, np.array(coded, dtype=np.int64), stacked,
+                         np.concatenate([np.empty(0), *lookups]), start,
+                         np.array(numbers, dtype=np.int64),
+                         np.array(values).reshape(len(numbers), n_rows))
     return matrix
 
 
