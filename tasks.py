@@ -223,6 +223,8 @@ def _chinese_config(path: str) -> int:
     config["sphinx"]["config"].update(html_search_language="zh",
                                       html_search_options={"dict": str(words)})
     config["sphinx"]["local_extensions"]["search_zh"] = "locales/"  # the index in linear time
+    # translated nodes that kept a document holding the environment made each doctree 6 MB
+    config["sphinx"]["local_extensions"]["translated_nodes"] = "locales/"
     config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
     # the labels (issue 34): computed and verify tables through one English -> Chinese map
     # (locales/localise.py), citation labels in the zh style (locales/bibliography_zh.py),
