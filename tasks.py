@@ -171,7 +171,8 @@ CATALOGS = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
 def build_chinese(output: Path, *flags: str) -> int:
     """The Chinese edition into <output>/_build/html/zh: the same sources and stored outputs
     (nothing is executed), the prose from the catalogs (Sphinx's gettext), the theme's and the
-    extensions' strings through ``language = "zh_CN"``."""
+    extensions' strings through ``language = "zh_CN"``. Its doctrees are its own (in
+    <output>/_build/zh): Sphinx translates a page while reading it."""
     config, built = output / "_build" / "_config.zh.yml", output / "_build" / "zh"
     status = (run(PYTHON, __file__, "_chinese_config", config)
               or run(BIN / "jupyter-book", "build", ROOT, "--config", config, "--path-output",
@@ -221,6 +222,9 @@ def _chinese_config(path: str) -> int:
         (ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))), encoding="utf-8")
     config["sphinx"]["config"].update(html_search_language="zh",
                                       html_search_options={"dict": str(words)})
+    config["sphinx"]["local_extensions"]["search_zh"] = "locales/"  # the index in linear time
+    # translated nodes that kept a document holding the environment made each doctree 6 MB
+    config["sphinx"]["local_extensions"]["translated_nodes"] = "locales/"
     config["sphinx"]["recursive_update"] = True  # keep jupyter-book's other theme options
     # the labels (issue 34): computed and verify tables through one English -> Chinese map
     # (locales/localise.py), citation labels in the zh style (locales/bibliography_zh.py),
@@ -241,7 +245,10 @@ def _chinese_config(path: str) -> int:
 
 def gettext_templates(output: Path) -> Path:
     """Extract the translatable messages of every page into <output>/_build/gettext/<page>.pot
-    (Sphinx's gettext builder); return that folder."""
+    (Sphinx's gettext builder); return that folder. It reads the pages itself: Sphinx reads
+    them differently for gettext (it marks the translatable nodes and keeps placeholders that
+    every other builder removes while reading, ``RemoveTranslatableInline``), and refuses an
+    html build's doctrees ("This environment is incompatible with the selected builder")."""
     if run(BIN / "jupyter-book", "build", ROOT, "--path-output", output, "--builder", "custom",
            "--custom-builder", "gettext", "--all", "-q") != 0:
         sys.exit("extracting the messages failed")

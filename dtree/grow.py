@@ -64,13 +64,14 @@ STOP_REASONS = {
 #: twice as many as rows).
 SUBTREE_ROWS = 2048
 SUBTREE_ENTRIES = 2**18
-#: the stop reasons :func:`grow_subtree` gives, by code (0: the node is split), and the names
-#: by which it writes each code: the reason's own, in capitals
+#: the stop reasons the kernels give (:func:`first_stop`, :func:`choose_split`,
+#: :func:`grow_subtree`), by code (0: the node is split), and the names by which they write
+#: each code: the reason's own, in capitals
 SUBTREE_REASONS = (None, "pure", "max_depth", "min_samples_split", "purity_threshold",
                    "no_attributes", "no_split", "min_samples_leaf", "min_impurity_decrease",
-                   "empty")
+                   "empty", "no_gain")
 (PURE, MAX_DEPTH, MIN_SAMPLES_SPLIT, PURITY_THRESHOLD, NO_ATTRIBUTES, NO_SPLIT, MIN_SAMPLES_LEAF,
- MIN_IMPURITY_DECREASE, EMPTY) = range(1, len(SUBTREE_REASONS))
+ MIN_IMPURITY_DECREASE, EMPTY, NO_GAIN) = range(1, len(SUBTREE_REASONS))
 
 NO_CATEGORIES = np.zeros(0, np.int64)  # the category map of a threshold split
 #: a tree whose root's sorted rows have at most this many entries (4 MiB) never sorts again
@@ -436,7 +437,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     split = np.flatnonzero(reason == 0)
     n_codes = data.n_categories.tolist()
     multiway = [n_codes[j] > 0 and not rules.binary for j in feature[split].tolist()]
-    # every candidate's score kept, as _stop_or_split keeps it
+    # every candidate's score kept, as _stop_or_split keeps it (a node that
+    # choose_split stopped for its decrease too)
     scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
     # the kernel's rows, NaN for no candidate; the gains where they differ from the scores
     differ = ((scores[scored] != gains[scored]) & ~np.isnan(scores[scored])).any(axis=1)
@@ -500,11 +502,11 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
                  binary):
     """:func:`grow` for a node's whole subtree in one call (see :func:`_subtrees_compiled`
     for the configurations), the same rules in the same order: each node stops by the first
-    stopping rule that applies (``max_depth`` -1 for none), else it is split by the best
-    allowed attribute of :func:`dtree.kernels.score_attributes` (ties, :func:`dtree.tree.ties`,
-    to the lowest ``priority``; by Gain / IV if ``by_ratio``, among the attributes whose gain
-    ties with the average gain or exceeds it if ``average_filter``, as :func:`_stop_or_split`)
-    unless its decrease is below ``min_impurity_decrease``; its surrogates are searched
+    stopping rule that applies (``max_depth`` -1 for none; :func:`first_stop`), else the
+    allowed attributes of :func:`dtree.kernels.score_attributes` (by Gain / IV if
+    ``by_ratio``) compete as :func:`choose_split` lets them (the average-gain filter if
+    ``average_filter``, ties to the lowest ``priority``, ``min_impurity_decrease``), the
+    functions :func:`_stop_or_split` calls; a node that is split has its surrogates searched
     (``max_surrogates`` -1 for none) and its rows handed down by
     :func:`dtree.kernels.partition`, a row whose tested value is missing as
     :func:`dtree.tree.branches` sends it at fit: by the surrogates, or without them to every
@@ -550,37 +552,30 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
             XT, y, n_classes, impurity, r, wk, ok, available, n_categories, slot, False,
             min_leaf, False, False, binary, discount, False, 0.0)
-        n_candidates, gain_sum, blocked = 0, 0.0, False
+        candidate, n_candidates, blocked = np.empty(len(available), np.int64), 0, False
         for a in range(len(available)):
             if allowed[a]:
                 gains[k, available[a]] = gain[a]
                 scores[k, available[a]] = (gain[a] / iv[a] if iv[a] > 0 else 0.0) \
                     if by_ratio else gain[a]
+                candidate[n_candidates] = a
                 n_candidates += 1
-                gain_sum += gain[a]
             elif n_branches[a] >= 2:
                 blocked = True
         if n_candidates == 0:
             reason[k] = MIN_SAMPLES_LEAF if blocked else NO_SPLIT
             continue
-        average, best = gain_sum / n_candidates, -np.inf
-        for a in range(len(available)):
-            if allowed[a] and (not average_filter or ties(gain[a], average)):
-                shortlist[k, available[a]] = True
-                best = max(best, scores[k, available[a]])
-        chosen, n_tied = -1, 0
-        for a in range(len(available)):
-            if shortlist[k, available[a]] and ties(scores[k, available[a]], best):
-                tied[k, available[a]] = True
-                n_tied += 1
-                if chosen < 0 or priority[available[a]] < priority[available[chosen]]:
-                    chosen = a
-        decrease = gain[chosen]
-        if weighted_decrease:
-            decrease *= weight[k] / total_weight
-        if not ties(decrease, min_impurity_decrease):
-            reason[k] = MIN_IMPURITY_DECREASE
+        candidate = candidate[:n_candidates]  # positions in available
+        tested = available[candidate]
+        reason[k], chosen, competing, tie = choose_split(
+            tested, gains[k][tested], scores[k][tested], priority, n_categories, len(y),
+            average_filter, False, weight[k] / total_weight if weighted_decrease else 1.0,
+            min_impurity_decrease)
+        for c in range(n_candidates):
+            shortlist[k, tested[c]], tied[k, tested[c]] = competing[c], tie[c]
+        if reason[k] > 0:
             continue
+        chosen = candidate[chosen]
         j = available[chosen]
         feature[k], threshold[k] = j, at[chosen]
         multiway = n_categories[j] > 0 and not binary
@@ -750,6 +745,62 @@ def first_stop(pure, depth, n_rows, top, n_available, max_depth, min_samples_spl
     return 0
 
 
+@kernel
+def choose_split(features, gains, scores, priority, n_categories, n_rows, average_filter,
+                 j48, share, min_impurity_decrease):
+    """Which of a node's candidate splits is made: C4.5's choice, which both growers make
+    here. The candidates test the columns ``features`` with these ``gains`` and ``scores``;
+    returns (stop reason, a code of ``SUBTREE_REASONS``, 0 for none; the chosen candidate,
+    -1 for none; which candidates competed; which tied).
+
+    With ``average_filter`` only the candidates whose gain is at least the average gain
+    compete, up to round-off (:func:`dtree.tree.ties`; Quinlan 1993; Zhou 2016, p. 78).
+    The largest score wins; of those that tie with it, the one of lowest ``priority``
+    (of a column). The winner's gain times ``share`` (W_t / W, the node's share of the
+    training weight, for a weighted decrease, else 1) must reach
+    ``min_impurity_decrease``, up to round-off.
+
+    ``j48`` chooses as Weka's J48 (``C45ModelSelection.selectModel``): the average is over
+    the attributes with fewer than 0.3 x ``n_rows`` (the training rows) categories
+    (``n_categories``, per column; over all of them if no column has so few), a gain at
+    most J48_AVERAGE_GAIN_SLACK below the average competes, and the winner's score must
+    exceed WEKA_SMALL, else the node is a leaf ("no_gain")."""
+    n = len(gains)
+    shortlist, tied = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    counted = np.ones(n, np.bool_)  # the candidates the average is over
+    if j48:
+        few, some = 0.3 * n_rows - WEKA_SMALL, False  # Weka's Utils.sm(categories, 0.3 n)
+        for j in range(len(n_categories)):
+            some = some or n_categories[j] < few
+        for k in range(n):
+            counted[k] = not some or n_categories[features[k]] < few
+    total, n_counted = 0.0, 0
+    for k in range(n):
+        shortlist[k] = not average_filter
+        if counted[k]:
+            total, n_counted = total + gains[k], n_counted + 1
+    if average_filter and n_counted > 0:
+        average = total / n_counted
+        for k in range(n):
+            shortlist[k] = (gains[k] >= average - J48_AVERAGE_GAIN_SLACK if j48
+                            else ties(gains[k], average))
+    best = -np.inf
+    for k in range(n):
+        if shortlist[k]:
+            best = max(best, scores[k])
+    if j48 and best <= WEKA_SMALL:
+        return NO_GAIN, -1, shortlist, tied
+    chosen = -1
+    for k in range(n):
+        if shortlist[k] and ties(scores[k], best):
+            tied[k] = True
+            if chosen < 0 or priority[features[k]] < priority[features[chosen]]:
+                chosen = k
+    if not ties(gains[chosen] * share, min_impurity_decrease):
+        return MIN_IMPURITY_DECREASE, chosen, shortlist, tied
+    return 0, chosen, shortlist, tied
+
+
 # quoted in chapter 2
 def _stop_or_split(node, rows, weights, order, pure, available, data, rules, stopping,
                    priority: list[int], draw: np.random.RandomState | None
@@ -775,23 +826,18 @@ def _stop_or_split(node, rows, weights, order, pure, available, data, rules, sto
         node.stop_reason = blocked or ("no_gain" if penalised else "no_split")
         return None
     node.record_scores(data.names, found.features, found.scores, found.gains)
-    competing = _shortlist(found, rules, data)
+    share = (node.weighted_n_samples / data.total_weight if stopping.weighted_decrease
+             else 1.0)  # of the training weight, if the decrease is weighted
+    reason, chosen, shortlist, tied = choose_split(
+        found.features, found.gains, found.scores, priority, data.n_categories,
+        len(data.y), rules.gain_filter is not None, rules.j48, share,
+        stopping.min_impurity_decrease)
     if rules.gain_filter is not None:
-        node.shortlist = tuple(found.names[k] for k in competing)
-    best = max([found.scores[k] for k in competing], default=0.0)
-    if rules.j48 and best <= WEKA_SMALL:
-        node.stop_reason = "no_gain"
-        return None
-    tied = [k for k in competing if ties(found.scores[k], best)]
-    chosen = (tied[0] if len(tied) == 1 else
-              min(tied, key=lambda k: priority[found.features[k]]))
-    if len(tied) > 1:
-        node.ties = tuple(found.names[k] for k in tied)
-    decrease = found.gains[chosen]
-    if stopping.weighted_decrease:
-        decrease *= node.weighted_n_samples / data.total_weight
-    if not ties(decrease, stopping.min_impurity_decrease):
-        node.stop_reason = "min_impurity_decrease"
+        node.shortlist = tuple(itertools.compress(found.names, shortlist))
+    if tied.sum() > 1:
+        node.ties = tuple(itertools.compress(found.names, tied))
+    if reason:
+        node.stop_reason = SUBTREE_REASONS[reason]
         return None
     return found.split(chosen), found.gains[chosen]
 
@@ -828,27 +874,6 @@ def _candidates(rows, weights, order, available, data, rules, draw
     if not found.scores and rules.min_weight_fraction_leaf > 0 and score(available, 0.0).scores:
         return found, "min_weight_fraction_leaf", penalised  # (every attribute was scored)
     return found, "min_samples_leaf", penalised
-
-
-def _shortlist(found: Candidates, rules: SplitRules, data: TrainingSet) -> list[int]:
-    """The candidates that compete on score: all of them, or with ``gain_filter="average"``
-    those whose gain is at least the average gain, up to round-off (:func:`dtree.tree.ties`).
-    J48 averages only over the attributes with fewer than 0.3 x (training rows) categories
-    (unless none has), and lets a gain pass that is at most 1e-3 below the average."""
-    everyone = range(len(found.gains))
-    if rules.gain_filter is None:
-        return list(everyone)
-    counted = list(everyone)
-    if rules.j48:
-        many_valued = data.n_categories >= 0.3 * len(data.y) - WEKA_SMALL
-        if not many_valued.all():
-            counted = [k for k in everyone if not many_valued[found.features[k]]]
-    if not counted:
-        return []
-    average = sum(found.gains[k] for k in counted) / len(counted)
-    if rules.j48:
-        return [k for k in everyone if found.gains[k] >= average - J48_AVERAGE_GAIN_SLACK]
-    return [k for k in everyone if ties(found.gains[k], average)]
 
 
 def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
