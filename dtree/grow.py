@@ -217,7 +217,8 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         handed = partition(data.XT[split.feature], _threshold(node), _codes(node),
                            n_branches, sent, data.y, n_classes, agenda.impurity, rows,
                            weights, order)
-        n_sorted, order = len(order), None  # the node's sorted rows: no longer needed
+        n_sorted = len(order)
+        rows = weights = order = sent = None  # the node's arrays: its children have theirs
         if split.is_multiway:  # a categorical attribute is tested once on a path
             available = available[available != split.feature]
         agenda.add_children(node, handed, n_sorted, available)
@@ -283,7 +284,8 @@ class _Agenda:
                  sample_weight: np.ndarray, rules: SplitRules, stopping: StoppingRules,
                  priority: np.ndarray) -> None:
         rows = np.flatnonzero(sample_weight > 0)
-        weights = sample_weight[rows].astype(float)
+        weights = np.ascontiguousarray(  # only read: no copy if every row is kept
+            sample_weight if len(rows) == len(sample_weight) else sample_weight[rows], float)
         if rules.learn_missing:
             _refuse_missing_categories(X, rows, features)
         self.data = data = TrainingSet.of(X, features, y, n_classes,
@@ -520,7 +522,10 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     tied attributes, those that competed on score, the branch fractions, the majority side
     (-1 for none), and per node its surrogates' number, features, agreements, adjusted
     agreements, thresholds, whether reversed and category codes' sides."""
-    cap = 2 * len(rows) - 1  # enough for binary splits of rows sent down one branch each
+    # room for a node per 4 rows, enough for most classification trees, doubled when full
+    # (a regression tree grown out has 2 n - 1 nodes for n rows): the arrays below are
+    # mostly per node and attribute, several MB for 2,048 rows if sized for the most
+    cap = 1 + len(rows) // 4
     n_features, most = XT.shape[0], max(max_surrogates, 1)
     n_codes = max(1, n_categories.max())
     n_ways = 2 if binary else max(2, n_codes)
@@ -611,7 +616,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
             XT[j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
-        if n_nodes + width > cap:  # rows sent down every branch, or branches left empty
+        if n_nodes + width > cap:
             cap = 2 * (n_nodes + width)
             child, n_samples, node_depth, reason, feature, majority, n_surrogates = (
                 _enlarged(child, cap, -1), _enlarged(n_samples, cap, 0),
