@@ -213,7 +213,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             split = replace(split, threshold=t)
         _attach_split(node, split, features, agenda.shared)
         n_branches, sent = _missing_rows(node, split, data, rules, rows, weights,
-                                         order, agenda.categories)
+                                         order, agenda.categories, agenda.complete)
         handed = partition(data.XT[split.feature], _threshold(node), _codes(node),
                            n_branches, sent, data.y, n_classes, agenda.impurity, rows,
                            weights, order)
@@ -242,13 +242,14 @@ def _codes(node: Node) -> np.ndarray:
 
 def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules,
                   rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
-                  categories: list) -> tuple[int, np.ndarray]:
+                  categories: list, complete: bool) -> tuple[int, np.ndarray]:
     """The number of branches of ``node``'s split and, for each of its rows, where the row
     goes if its tested value is missing (:func:`dtree.tree.branches` at fit): to every
     branch (SPREAD), to a branch of their own (``missing_branch``), by CART's surrogates
-    (found here) else the majority side, or by the side ``missing="learn"`` chose."""
+    (found here) else the majority side, or by the side ``missing="learn"`` chose; none
+    if the training data are ``complete`` (no value missing: partition asks for none)."""
     n_branches = 2 if node.category_sets is None else len(node.category_sets)
-    sent = np.full(len(rows), SPREAD)
+    sent = np.full(0 if complete else len(rows), SPREAD)
     if rules.missing_branch or rules.max_surrogates is not None:
         missing = np.isnan(data.XT[split.feature, rows])
         any_missing = bool(missing.any())
@@ -306,8 +307,8 @@ class _Agenda:
         self.draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
         self.best_first = stopping.max_leaf_nodes is not None
         self.n_leaves, self.age, self.work = 1, itertools.count(), []
-        complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
-        self.resort_from = _resort_from(len(rows), len(order), self.best_first, complete)
+        self.complete = not any(np.isnan(column).any() for column in data.XT)  # none missing
+        self.resort_from = _resort_from(len(rows), len(order), self.best_first, self.complete)
         width = (len(features) + int(data.n_categories.max(initial=0))
                  + n_statistics(n_classes))
         self.compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
