@@ -218,7 +218,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
                            n_branches, sent, data.y, n_classes, agenda.impurity, rows,
                            weights, order)
         n_sorted = len(order)
-        rows = weights = order = sent = None  # the node's arrays: its children have theirs
+        rows = weights = order = sent = None  # the children have their own
         if split.is_multiway:  # a categorical attribute is tested once on a path
             available = available[available != split.feature]
         agenda.add_children(node, handed, n_sorted, available)
