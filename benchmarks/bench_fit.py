@@ -166,8 +166,10 @@ print(max(peak[0] - base, grown) / 2**20)
 
 #: before a fit is measured, its kernels are loaded compiled (numba imported, machine code read
 #: from its cache), as in a session that has fitted before: the fit's own memory is measured
+#: (precompile: small fits too run compiled, not as plain Python, dtree.jit.PLAIN_UP_TO)
 WARM_KERNELS = """
 import dtree
+dtree.jit.precompile(quiet=True)
 for warm in (dtree.ID3Classifier(), dtree.CARTClassifier()):
     warm.fit([["a"], ["b"], ["c"]], [0, 1, 1]).predict([["a"]])
 """

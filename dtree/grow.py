@@ -214,11 +214,12 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             split = replace(split, threshold=t)
         _attach_split(node, split, features, agenda.shared)
         n_branches, sent = _missing_rows(node, split, data, rules, rows, weights,
-                                         order, agenda.categories)
+                                         order, agenda.categories, agenda.complete)
         handed = partition(data.XT[split.feature], _threshold(node), _codes(node),
                            n_branches, sent, data.y, n_classes, agenda.impurity, rows,
                            weights, order)
-        n_sorted, order = len(order), None  # the node's sorted rows: no longer needed
+        n_sorted = len(order)
+        rows = weights = order = sent = None  # the children have their own
         if split.is_multiway:  # a categorical attribute is tested once on a path
             available = available[available != split.feature]
         agenda.add_children(node, handed, n_sorted, available)
@@ -242,13 +243,14 @@ def _codes(node: Node) -> np.ndarray:
 
 def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules,
                   rows: np.ndarray, weights: np.ndarray, order: np.ndarray,
-                  categories: list) -> tuple[int, np.ndarray]:
+                  categories: list, complete: bool) -> tuple[int, np.ndarray]:
     """The number of branches of ``node``'s split and, for each of its rows, where the row
     goes if its tested value is missing (:func:`dtree.tree.branches` at fit): to every
     branch (SPREAD), to a branch of their own (``missing_branch``), by CART's surrogates
-    (found here) else the majority side, or by the side ``missing="learn"`` chose."""
+    (found here) else the majority side, or by the side ``missing="learn"`` chose; none
+    if the training data are ``complete`` (no value missing: partition asks for none)."""
     n_branches = 2 if node.category_sets is None else len(node.category_sets)
-    sent = np.full(len(rows), SPREAD)
+    sent = np.full(0 if complete else len(rows), SPREAD)
     if rules.missing_branch or rules.max_surrogates is not None:
         missing = np.isnan(data.XT[split.feature, rows])
         any_missing = bool(missing.any())
@@ -284,7 +286,8 @@ class _Agenda:
                  sample_weight: np.ndarray, rules: SplitRules, stopping: StoppingRules,
                  priority: np.ndarray) -> None:
         rows = np.flatnonzero(sample_weight > 0)
-        weights = sample_weight[rows].astype(float)
+        weights = np.ascontiguousarray(  # only read: no copy if every row is kept
+            sample_weight if len(rows) == len(sample_weight) else sample_weight[rows], float)
         if rules.learn_missing:
             _refuse_missing_categories(X, rows, features)
         self.data = data = TrainingSet.of(X, features, y, n_classes,
@@ -305,8 +308,8 @@ class _Agenda:
         self.draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
         self.best_first = stopping.max_leaf_nodes is not None
         self.n_leaves, self.age, self.work = 1, itertools.count(), []
-        complete = not any(np.isnan(column).any() for column in data.XT)  # no value missing
-        self.resort_from = _resort_from(len(rows), len(order), self.best_first, complete)
+        self.complete = not any(np.isnan(column).any() for column in data.XT)  # none missing
+        self.resort_from = _resort_from(len(rows), len(order), self.best_first, self.complete)
         width = (len(features) + int(data.n_categories.max(initial=0))
                  + n_statistics(n_classes))
         self.compiled_below = (min(SUBTREE_ROWS, SUBTREE_ENTRIES // max(width, 1))
@@ -522,7 +525,10 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     tied attributes, those that competed on score, the branch fractions, the majority side
     (-1 for none), and per node its surrogates' number, features, agreements, adjusted
     agreements, thresholds, whether reversed and category codes' sides."""
-    cap = 2 * len(rows) - 1  # enough for binary splits of rows sent down one branch each
+    # room for a node per 4 rows, enough for most classification trees, doubled when full
+    # (a regression tree grown out has 2 n - 1 nodes for n rows): the arrays below are
+    # mostly per node and attribute, several MB for 2,048 rows if sized for the most
+    cap = 1 + len(rows) // 4
     n_features, most = XT.shape[0], max(max_surrogates, 1)
     n_codes = max(1, n_categories.max())
     n_ways = 2 if binary else max(2, n_codes)
@@ -606,7 +612,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
             XT[j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
-        if n_nodes + width > cap:  # rows sent down every branch, or branches left empty
+        if n_nodes + width > cap:
             cap = 2 * (n_nodes + width)
             child, n_samples, node_depth, reason, feature, majority, n_surrogates = (
                 _enlarged(child, cap, -1), _enlarged(n_samples, cap, 0),

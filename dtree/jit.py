@@ -9,6 +9,8 @@ Python: an edit to any of them gives a new, empty directory, so a stale kernel c
 loaded. The first compiled call of an installation compiles every kernel at once
 (:func:`precompile`, about 40 s of CPU time, shared by two processes on two cores or
 more) and says so on stderr; later processes load the machine code (a fraction of a second).
+Until a process makes a call larger than ``PLAIN_UP_TO``, its small calls run the plain
+functions and numba is not imported: the same results, without the half second of loading.
 With ``NUMBA_DISABLE_JIT=1`` the "compiled" versions are the plain Python functions.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import time
 import types
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 __all__ = ["kernel", "compiled", "cache_directory", "precompile"]
@@ -46,15 +49,40 @@ def kernel(function: Callable | None = None, *, inline: bool = False):
     return mark if function is None else mark(function)
 
 
+#: a call whose array arguments hold at most this many numbers in all (a table of about 30
+#: rows and 8 columns) runs the kernel as plain Python while no kernel has been compiled in
+#: the process: it takes a few milliseconds, where importing numba and loading the machine
+#: code from its cache takes about half a second (the cold start of a textbook example). The
+#: results are the same either way; once a larger call has loaded the compiled kernels, every
+#: call runs them.
+PLAIN_UP_TO = 512
+
+
 def compiled(function: Callable) -> Callable:
     """The compiled version of a kernel (numba's dispatcher, which loads the machine code from
-    the cache, or compiles it, on its first call for some argument types)."""
+    the cache, or compiles it, on its first call for some argument types); while none has
+    been compiled in this process, the kernel itself for a small call (``PLAIN_UP_TO``)."""
     ready = _ready.get(function)
     if ready is None:
-        if _key(function) not in _compiled:
-            _compile_new()
-        ready = _ready[function] = _compiled[_key(function)]
+        if not _compiled and not _warming:
+            return partial(_plain_while_small, function)
+        ready = _dispatcher(function)
     return ready
+
+
+def _dispatcher(function: Callable) -> Callable:
+    if _key(function) not in _compiled:
+        _compile_new()
+    ready = _ready[function] = _compiled[_key(function)]
+    return ready
+
+
+def _plain_while_small(function: Callable, *args):
+    """``function(*args)`` as written if no kernel is compiled yet and ``args`` hold at most
+    ``PLAIN_UP_TO`` numbers, else compiled."""
+    if not _compiled and sum(getattr(a, "size", 1) for a in args) <= PLAIN_UP_TO:
+        return function(*args)
+    return _dispatcher(function)(*args)
 
 
 def cache_directory() -> Path:
@@ -80,12 +108,17 @@ def cache_directory() -> Path:
 def precompile(quiet: bool = False) -> float:
     """Compile every kernel for the argument types dtree passes (a fit of each kind on a small
     table), unless this installation's cache has them already; return the seconds it took.
-    ``tasks.py book``, Binder's ``postBuild`` and the Colab setup cell run it ahead of time."""
+    From then on every call in this process runs the compiled kernels, a small one too
+    (``PLAIN_UP_TO``). ``tasks.py book``, Binder's ``postBuild`` and the Colab setup cell
+    run it ahead of time."""
     import numba
     if numba.config.DISABLE_JIT or _warming:
         return 0.0
     done = _cache() / DONE
     if done.exists():
+        if not _compiled:  # the kernels of every fit (their modules imported), made compiled
+            from . import estimators  # noqa: F401
+            _compile_new()
         return 0.0
     start = time.perf_counter()
     if not quiet:

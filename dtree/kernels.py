@@ -767,7 +767,7 @@ def partition(column, threshold, branch_of_code, n_branches, sent, y, n_classes,
     carried down, child b's block at ``len(order) * start[b]``.
     """
     m = len(rows)
-    branch, rank = np.empty(m, np.int64), np.empty(m, np.int64)
+    branch, rank = np.empty(m, np.int32), np.empty(m, np.int32)  # fewer than 2**31 rows
     known_w = np.zeros(n_branches)
     counts = np.zeros(n_branches, np.int64)
     n_missing = 0

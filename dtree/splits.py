@@ -90,7 +90,7 @@ class TrainingSet:
         value seen in the data (Quinlan 1993): the largest value not above t, except that
         values within 1e-6 of one another count as one, the first in row order
         (:func:`dtree.kernels.j48_split_point`)."""
-        return compiled(kernels.j48_split_point)(self.XT[j], t)
+        return float(compiled(kernels.j48_split_point)(self.XT[j], t))  # a float, not numpy's
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.

@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis.configuration import set_hypothesis_home_dir  # noqa: E402
 
+import dtree.jit  # noqa: E402
 from dtree.datasets import load_watermelon  # noqa: E402
 # skip, or with DTREE_REQUIRE_REFERENCES fail, a test whose reference program is missing
 from references import pytest_configure, pytest_runtest_setup  # noqa: E402, F401
@@ -29,6 +30,11 @@ settings.register_profile(
     "dtree", max_examples=60, deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 settings.load_profile("dtree")
+
+# The suite runs the compiled kernels, on small tables too, which a new process would otherwise
+# run as plain Python until its first larger call (dtree.jit.PLAIN_UP_TO; tests/test_jit.py
+# tests that tier on its own). A no-op under NUMBA_DISABLE_JIT=1.
+dtree.jit.precompile(quiet=True)
 
 @pytest.fixture(autouse=True)
 def _close_figures():

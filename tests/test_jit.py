@@ -1,7 +1,9 @@
 """The compiled kernels' cache (dtree.jit): keyed on the kernels' sources, so that a cache
-written by other sources cannot be loaded (issue 27)."""
+written by other sources cannot be loaded (issue 27); small calls in plain Python until the
+kernels are loaded (issue 28's cold start)."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -63,3 +65,41 @@ def test_the_kernels_are_cached_in_that_directory():
     assert {"grow.grow_subtree", "kernels.score_attributes", "kernels.partition"} <= names
     assert (directory / "complete").exists()
     assert cached_in_package() == before  # numba's default place: nothing written
+
+
+SMALL_FIRST = """
+import json, sys
+import numpy as np
+import dtree
+from dtree import export_text
+from dtree.datasets import load_watermelon
+X, y = load_watermelon("3.0", return_X_y=True)
+trees = []
+for model in (dtree.ID3Classifier(missing="fractional"), dtree.C45Classifier(),
+              dtree.C45Classifier.j48(), dtree.CARTClassifier()):
+    model.fit(X, y)
+    trees.append([export_text(model), model.predict_proba(X).tolist(),
+                  [repr(n.threshold) for n in model._root.walk()]])
+small = "numba" in sys.modules
+rng = np.random.default_rng(0)
+dtree.CARTClassifier().fit(rng.normal(size=(200, 5)), rng.integers(0, 2, 200))
+print(json.dumps([trees, small, "numba" in sys.modules]))
+"""
+
+
+def test_a_small_call_runs_plain_until_the_kernels_are_loaded():
+    # a new process runs the kernels of a textbook example (17 watermelons) as plain Python:
+    # numba is not even imported (dtree.jit.PLAIN_UP_TO); the trees, probabilities and
+    # thresholds (floats, not numpy's) are those of the compiled kernels; a larger call then
+    # loads the compiled kernels
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+
+    def run(script):
+        return json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                         text=True, env=env, check=True).stdout)
+
+    plain, small, loaded = run(SMALL_FIRST)
+    compiled = run("import dtree.jit\ndtree.jit.precompile(quiet=True)\n" + SMALL_FIRST)
+    assert (small, loaded) == (False, True)
+    assert compiled[1:] == [True, True]  # after precompile every call runs compiled
+    assert plain == compiled[0]
