@@ -174,6 +174,43 @@ def localise_html(page: str) -> str:
     return re.sub(r"<table\b.*?</table>", lambda m: localise_table(m[0]), page, flags=re.S)
 
 
+#: A short Chinese word: two to four Chinese characters between others (digits, spaces,
+#: punctuation, Latin letters). A narrow table column would break it over two lines, 勘误 into
+#: 勘 and 误, as it breaks Chinese anywhere; in a span of :data:`WORD` the stylesheet
+#: (_static/dtree.css) keeps it on one line, so the column is at least as wide as its longest
+#: short word, while a longer run (a phrase) still breaks where the column needs it to
+SHORT_WORD = re.compile(rf"(?<!{HAN}){HAN}{{2,4}}(?!{HAN})")
+WORD = "zh-word"
+
+
+def keep_words_html(page: str) -> str:
+    """The HTML of an output with each short Chinese word in its tables' cells in a span
+    of class :data:`WORD` (tags, attributes and the text itself unchanged)."""
+    def words(match: re.Match) -> str:
+        return SHORT_WORD.sub(lambda word: f'<span class="{WORD}">{word[0]}</span>', match[0])
+
+    return _CELL.sub(lambda m: m[1] + _TEXT.sub(words, m[2]) + m[3], page)
+
+
+def keep_words(doctree) -> None:
+    """Each short Chinese word in the text of the page's tables (the glossary's, the
+    preface's, the errata index's) in an inline of class :data:`WORD`; code and formulas as
+    they are."""
+    code = (nodes.literal, nodes.math, nodes.raw, nodes.FixedTextElement)
+    for table in doctree.findall(nodes.table):
+        for text in list(table.findall(nodes.Text)):
+            if any(isinstance(node, code) for node in (text.parent, *_ancestors(text.parent))):
+                continue
+            pieces, start = [], 0
+            for word in SHORT_WORD.finditer(str(text)):
+                pieces += [nodes.Text(str(text)[start:word.start()]),
+                           nodes.inline(word[0], word[0], classes=[WORD])]
+                start = word.end()
+            if pieces:
+                pieces.append(nodes.Text(str(text)[start:]))
+                text.parent.replace(text, [piece for piece in pieces if piece.astext()])
+
+
 #: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
 #: other lines of a printed output (logs, warnings) stay as the code printed them
 _TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
@@ -187,10 +224,12 @@ def _ancestors(node):
 
 def localise_outputs(app, doctree, docname) -> None:
     """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
-    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter")."""
+    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    then the short Chinese words of every table kept whole (:func:`keep_words_html`,
+    :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
         if "html" in raw.get("format", "").split() and "<t" in raw.astext():
-            text = localise_html(raw.astext())
+            text = keep_words_html(localise_html(raw.astext()))
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
     for block in doctree.findall(nodes.literal_block):
@@ -206,6 +245,7 @@ def localise_outputs(app, doctree, docname) -> None:
             glued.children = [nodes.Text(translate(child.astext()))
                               if isinstance(child, nodes.Text) else child
                               for child in glued.children]
+    keep_words(doctree)
 
 
 #: What a figure's label cannot say: "7 leaves" and "5 rounds" are counts, sklearn.tree.plot_tree's
@@ -229,8 +269,24 @@ def translate_figure_text(text: str) -> str:
         parts = re.split(r"(\$[^$]+\$)", line)
         line = "".join(part if part.startswith("$") or not part.strip() else translate(part)
                        for part in parts)
-        lines.append(re.sub(rf"(?<={HAN}|\))\?$", "=?", line))
+        lines.append(_full_width(re.sub(rf"(?<={HAN}|\))\?$", "=?", line)))
     return "\n".join(lines)
+
+
+#: A remark in brackets, "(bits)", not a function's argument, "P(X < 60)", "f(x)"
+_REMARK = re.compile(r"(?<![A-Za-z0-9_.'\])\]])\(([^()$]*)\)")
+
+
+def _full_width(line: str) -> str:
+    """A line of Chinese text with its remarks in full-width brackets, as the catalogs write
+    them: "信息熵 (比特)" -> "信息熵（比特）"; a line without Chinese, a function's argument and
+    a formula ($...$) as they are."""
+    if not re.search(HAN, line):
+        return line
+    parts = re.split(r"(\$[^$]+\$)", line)
+    line = "".join(part if part.startswith("$") else _REMARK.sub(r"（\1）", part)
+                   for part in parts)
+    return re.sub(r"(?<=\S) +(?=（)|(?<=）) +(?=\S)", "", line)  # no space around （ ）
 
 
 #: The key of a figure output's metadata holding its Chinese rendering (dtree.notebook.ZH_FIGURE)
