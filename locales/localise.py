@@ -389,9 +389,12 @@ def localise_tooltips(page: str) -> str:
 
 
 def localise_written_pages(app, exception) -> None:
-    """The tooltips of every page written (they come from the templates, after the doctree)."""
+    """The tooltips of every page written (they come from the templates, after the doctree),
+    and of the buttons sphinx-togglebutton's script adds to a page as it loads
+    (``_static/togglebutton.js``: aria-label="Toggle hidden content")."""
     if exception is None and app.builder.format == "html":
-        for path in Path(app.outdir).rglob("*.html"):
+        for path in [*Path(app.outdir).rglob("*.html"),
+                     *Path(app.outdir).glob("_static/togglebutton.js")]:
             page = path.read_text(encoding="utf-8")
             if (localised := localise_tooltips(page)) != page:
                 path.write_text(localised, encoding="utf-8")

@@ -387,8 +387,11 @@ _LABELS = r"""(() => ({
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
     .filter(e => e).map(e => e.innerText).join(' ') + ' ' + Array.from(
       document.querySelectorAll('[title], [data-bs-title], [aria-label]'),
-      b => (b.getAttribute('title') || '') + ' ' + (b.getAttribute('data-bs-title') || '')
-        + ' ' + (b.getAttribute('aria-label') || '')).join(' ')
+      // a citation's tooltip is its reference, an English work's title as it is written
+      // ("UCI Machine Learning Repository")
+      b => b.matches('a[href*="bibliography"]') ? '' : (b.getAttribute('title') || '') + ' '
+        + (b.getAttribute('data-bs-title') || '') + ' ' + (b.getAttribute('aria-label') || '')
+    ).join(' ')
 }))()"""
 #: What the citation labels and the theme said in English or in Taiwan's phrasing
 THEME_ENGLISH = ("Repository", "Open issue", "列印成", "Print to PDF", "Copyright", "authors",
