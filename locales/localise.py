@@ -174,6 +174,79 @@ def localise_html(page: str) -> str:
     return re.sub(r"<table\b.*?</table>", lambda m: localise_table(m[0]), page, flags=re.S)
 
 
+#: A short Chinese word: two to four Chinese characters between others (digits, spaces,
+#: punctuation, Latin letters). A narrow table column would break it over two lines, 勘误 into
+#: 勘 and 误, as it breaks Chinese anywhere; in a span of :data:`WORD` the stylesheet
+#: (_static/dtree.css) keeps it on one line, so the column is at least as wide as its longest
+#: word. A longer run (a phrase, 留一法命中数) is cut into its words (jieba, the segmenter of the
+#: edition's search, with the map's short terms), each of two to four characters kept whole:
+#: it breaks between words, 留一法 | 命中 | 数
+SHORT_WORD = re.compile(rf"{HAN}{{2,}}")
+WORD = "zh-word"
+
+
+@lru_cache(maxsize=1)
+def _tokenizer():
+    """jieba's tokenizer of its own (the search's is left as it is), knowing the map's Chinese
+    terms of two to four characters (叶结点, 留一法, 信息增益)."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.Tokenizer()
+    for term in sorted({term for chinese in label_map().values()
+                        for term in re.findall(rf"{HAN}+", chinese) if 2 <= len(term) <= 4}):
+        tokenizer.add_word(term)
+    return tokenizer
+
+
+def _words(run: str) -> list[str]:
+    """A run of Chinese characters as the pieces a line may break between: itself if it is
+    a word of at most four characters, else its words."""
+    return [run] if len(run) <= 4 else _tokenizer().lcut(run, HMM=False)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``text`` as (piece, keep whole) pairs: each word of two to four Chinese characters is
+    kept whole, everything else may break anywhere, as before."""
+    pieces, start = [], 0
+    for run in SHORT_WORD.finditer(text):
+        pieces.append((text[start:run.start()], False))
+        for word in _words(run[0]):
+            pieces.append((word, 2 <= len(word) <= 4))
+        start = run.end()
+    pieces.append((text[start:], False))
+    return [(piece, keep) for piece, keep in pieces if piece]
+
+
+def keep_words_html(page: str) -> str:
+    """The HTML of an output with each short Chinese word in its tables' cells in a span
+    of class :data:`WORD` (tags, attributes and the text itself unchanged)."""
+    def words(match: re.Match) -> str:
+        return "".join(f'<span class="{WORD}">{piece}</span>' if keep else piece
+                       for piece, keep in _pieces(match[0]))
+
+    return _CELL.sub(lambda m: m[1] + _TEXT.sub(words, m[2]) + m[3], page)
+
+
+def keep_words(doctree) -> None:
+    """Each short Chinese word in the text of the page's tables (the glossary's, the
+    preface's, the errata index's) in an inline of class :data:`WORD`; code and formulas as
+    they are. (A text node may have no parent: the glued values' are set as children.)"""
+    code = (nodes.literal, nodes.math, nodes.raw, nodes.FixedTextElement)
+    for table in doctree.findall(nodes.table):
+        for element in list(table.findall(nodes.Element)):
+            if any(isinstance(node, code) for node in (element, *_ancestors(element))):
+                continue
+            for i in reversed(range(len(element.children))):
+                text = element.children[i]
+                if isinstance(text, nodes.Text) and SHORT_WORD.search(str(text)):
+                    element[i:i + 1] = [nodes.inline(piece, piece, classes=[WORD]) if keep
+                                        else nodes.Text(piece)
+                                        for piece, keep in _pieces(str(text))]
+
+
 #: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
 #: other lines of a printed output (logs, warnings) stay as the code printed them
 _TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
@@ -187,10 +260,12 @@ def _ancestors(node):
 
 def localise_outputs(app, doctree, docname) -> None:
     """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
-    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter")."""
+    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    then the short Chinese words of every table kept whole (:func:`keep_words_html`,
+    :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
         if "html" in raw.get("format", "").split() and "<t" in raw.astext():
-            text = localise_html(raw.astext())
+            text = keep_words_html(localise_html(raw.astext()))
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
     for block in doctree.findall(nodes.literal_block):
@@ -206,6 +281,7 @@ def localise_outputs(app, doctree, docname) -> None:
             glued.children = [nodes.Text(translate(child.astext()))
                               if isinstance(child, nodes.Text) else child
                               for child in glued.children]
+    keep_words(doctree)
 
 
 #: What a figure's label cannot say: "7 leaves" and "5 rounds" are counts, sklearn.tree.plot_tree's
@@ -229,8 +305,23 @@ def translate_figure_text(text: str) -> str:
         parts = re.split(r"(\$[^$]+\$)", line)
         line = "".join(part if part.startswith("$") or not part.strip() else translate(part)
                        for part in parts)
-        lines.append(re.sub(rf"(?<={HAN}|\))\?$", "=?", line))
+        lines.append(_full_width(re.sub(rf"(?<={HAN}|\))\?$", "=?", line)))
     return "\n".join(lines)
+
+
+#: A remark in Chinese in brackets, "(比特)", not a function's argument, "P(X < 60)", "f(x)"
+_REMARK = re.compile(rf"(?<![A-Za-z0-9_.'\])\]])\(([^()$]*{HAN}[^()$]*)\)")
+
+
+def _full_width(line: str) -> str:
+    """A line of a figure with its remarks in Chinese in full-width brackets, as the catalogs
+    write them: "信息熵 (比特)" -> "信息熵（比特）", "是 (空)" -> "是（空）". A remark without
+    Chinese keeps the brackets the tables show ("花瓣宽度 (cm)", "J48 (4.14)", as the other
+    labels of its figure); a function's argument and a formula ($...$) stay as they are."""
+    parts = re.split(r"(\$[^$]+\$)", line)
+    line = "".join(part if part.startswith("$") else _REMARK.sub(r"（\1）", part)
+                   for part in parts)
+    return re.sub(r"(?<=\S) +(?=（)|(?<=）) +(?=\S)", "", line)  # no space around （ ）
 
 
 #: The key of a figure output's metadata holding its Chinese rendering (dtree.notebook.ZH_FIGURE)

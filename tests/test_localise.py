@@ -101,6 +101,39 @@ def test_citation_labels_in_chinese():
     assert label(title="R: A Language") == "R: A Language"
 
 
+def test_short_chinese_words_are_kept_whole_in_tables():
+    # a narrow column breaks Chinese anywhere: each word of two to four characters of a
+    # table's cells goes in a span that _static/dtree.css keeps on one line, a longer run
+    # cut into its words (留一法 | 命中 | 数); tags, attributes and text outside cells as they are
+    table = ('<p>勘误表</p><table><tr><th title="色泽">叶结点数</th><th>样本</th></tr>'
+             '<tr><td>纹理=清晰, 2 个</td><td>留一法命中数</td><td>0.381</td></tr></table>')
+    kept = localise.keep_words_html(table)
+    span = '<span class="zh-word">{}</span>'.format
+    assert kept == (
+        f'<p>勘误表</p><table><tr><th title="色泽">{span("叶结点数")}</th><th>{span("样本")}'
+        f'</th></tr><tr><td>{span("纹理")}={span("清晰")}, 2 个</td>'
+        f'<td>{span("留一法")}{span("命中")}数</td><td>0.381</td></tr></table>')
+    assert re.sub(r"<[^>]*>", "", kept) == re.sub(r"<[^>]*>", "", table)
+
+
+def test_short_chinese_words_of_a_markdown_table_are_kept_whole():
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    doctree = publish_doctree("=====  ==========  ============\n"
+                              "勘误     ``纹理``      基尼指数 :math:`纹理`\n"
+                              "=====  ==========  ============\n\n勘误不在表中\n")
+    cell = next(doctree.findall(nodes.entry))
+    glued = nodes.inline(classes=["pasted-text"])
+    glued.children = [nodes.Text(" 纹理")]  # as localise_outputs sets a glued value: no parent
+    cell[0] += glued
+    localise.keep_words(doctree)
+    kept = [node.astext() for node in doctree.findall(nodes.inline)
+            if localise.WORD in node["classes"]]
+    assert kept == ["勘误", "纹理", "基尼指数"]  # code and formulas as they are, the paragraph
+    assert "勘误不在表中" in doctree.astext()
+
+
 def test_tooltips_are_chinese_and_identifiers_stay():
     page = ('<button title="Toggle primary sidebar" aria-label="Toggle primary sidebar">'
             '<a class="headerlink" title="Link to this heading">#</a>'
