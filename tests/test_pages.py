@@ -714,14 +714,16 @@ def _pdf_tool(*command: str | Path) -> str:
                           check=True).stdout
 
 
-def _figure_sizes() -> set[tuple[int, int]]:
-    """Width and height in pixels of every figure the chapters store (PNG)."""
+def _figure_sizes(zh: bool = False) -> set[tuple[int, int]]:
+    """Width and height in pixels of every figure the chapters store (PNG): the English
+    renderings, or with ``zh`` the Chinese ones (stored beside them, dtree.notebook)."""
     sizes = set()
     for chapter in sorted((ROOT / "book").glob("*.ipynb")):
         for cell in json.loads(chapter.read_text(encoding="utf-8"))["cells"]:
             for output in cell.get("outputs", []):
                 if "image/png" in output.get("data", {}):
-                    png = base64.b64decode(output["data"]["image/png"])
+                    shown = output.get("metadata", {}).get("zh_CN", {}) if zh else {}
+                    png = base64.b64decode(shown.get("image/png", output["data"]["image/png"]))
                     sizes.add((int.from_bytes(png[16:20], "big"),
                                int.from_bytes(png[20:24], "big")))
     return sizes
@@ -754,7 +756,7 @@ def test_the_pdf_editions(book, zh_book):
         printed = {(int(row[3]), int(row[4])): int(row[12]) for row in
                    (line.split() for line in _pdf_tool("pdfimages", "-list", pdf).splitlines()[2:])
                    if row[2] == "image"}
-        for size in _figure_sizes():
+        for size in _figure_sizes(zh=pdf is chinese):
             assert size in printed, f"{pdf.name} lacks the figure of {size[0]} x {size[1]} px"
             assert printed[size] >= 200, f"{pdf.name}: a figure at {printed[size]} pixels an inch"
     # a whole book, not a page or the first screen: at least ten pages a chapter
