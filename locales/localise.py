@@ -33,6 +33,8 @@ from pathlib import Path
 
 from docutils import nodes
 
+from dtree.notebook import ZH_FIGURE  # where a figure's Chinese rendering is kept
+
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = Path(__file__).resolve().parent / "zh_CN" / "labels.tsv"
 GLOSSARY = ROOT / "book" / "glossary.md"
@@ -323,9 +325,6 @@ def _full_width(line: str) -> str:
                    for part in parts)
     return re.sub(r"(?<=\S) +(?=（)|(?<=）) +(?=\S)", "", line)  # no space around （ ）
 
-
-#: The key of a figure output's metadata holding its Chinese rendering (dtree.notebook.ZH_FIGURE)
-ZH_FIGURE = "zh_CN"
 
 
 def chinese_figures(notebook: dict) -> int:
