@@ -186,7 +186,7 @@ def _simplified(model, X, y, sample_weight, confidence: float):
     matrix, codes = model.encode(X, y)
     encoded = np.ascontiguousarray(matrix)
     w = np.ones(len(codes)) if sample_weight is None else np.asarray(sample_weight, float)
-    ids = {id(node): i for i, node in enumerate(root.walk())}
+    ids = root.numbers()
     rules, seen = [], set()
     for leaf, path in leaf_paths(root):
         k = int(most_probable(leaf.prediction, loss))
