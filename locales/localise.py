@@ -109,6 +109,13 @@ def _pattern() -> re.Pattern:
     return re.compile(rf"(?<![\w.\-'])(?:{words})(?![\w\-(=]|\.\w)")
 
 
+def translate_labels(text: str) -> str:
+    """``text`` with each label of the map in it, as a whole word, in Chinese, longest first;
+    nothing else changed (a formula's \\text{...}, "sunny " -> "晴 ")."""
+    labels = label_map()
+    return _pattern().sub(lambda match: labels[match[0]], text)
+
+
 def translate(text: str) -> str:
     """A table cell's text in Chinese: the whole cell if it is a label, else each label in it.
     A label after its own Chinese ("纹理 texture", as some quantities name an attribute) goes."""
@@ -118,7 +125,7 @@ def translate(text: str) -> str:
         return text.replace(text.strip(), labels[key])
     for pattern, chinese in RULES:
         text = pattern.sub(chinese, text)
-    done = _pattern().sub(lambda match: labels[match[0]], text)
+    done = translate_labels(text)
     done = re.sub(rf"({HAN}+) (\1(?!{HAN})|\(\1\))", r"\1", done)  # 剪枝 (剪枝)
     return re.sub(rf"(?<={HAN}) (?={HAN})", "", done)  # no space between Chinese words
 
