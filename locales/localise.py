@@ -259,6 +259,48 @@ def keep_words(doctree) -> None:
 #: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
 #: other lines of a printed output (logs, warnings) stay as the code printed them
 _TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
+#: A rule printed as text (dtree.export_rules, a dtree.Rule: "if outlook = sunny and humidity =
+#: high then no (cover 3, confidence 1.000)", a regressor's without its confidence), and the
+#: default that ends a rule list ("otherwise yes"), which only a rule's line may precede
+_RULE = re.compile(r"(?P<indent>[ \t]*)if (?P<test>.+) then (?P<predicts>.+?) "
+                   r"\(cover (?P<cover>[\d.e+]+)(?:, confidence (?P<confidence>[\d.]+))?\)[ \t]*")
+_DEFAULT = re.compile(r"(?P<indent>[ \t]*)otherwise (?P<predicts>.+?)[ \t]*")
+#: One test of a rule: "texture = clear", "x0 <= 2.5", "0.38 < density <= 0.5",
+#: "colour in {dark, green}"
+_CONDITION = re.compile(r"(?:\S+ < )?(?P<name>.+?) (?:<=|>=|<|>|=|!=|in) .+")
+
+
+def translate_condition(condition: str) -> str:
+    """A rule's test in Chinese as a printed tree's line is, if it tests an attribute of the
+    map ("humidity = high" -> "湿度 = 高"); a test of another attribute (the UCI data's
+    "maint = high", "x0 <= 2.5") stays as the code names it, all of it. "in" is "∈" in both."""
+    match = _CONDITION.fullmatch(condition)
+    if match and match["name"] in label_map():
+        condition = translate(condition)
+    return condition.replace(" in {", " ∈ {")
+
+
+def translate_rules(text: str) -> str:
+    """The rules printed in ``text`` (:data:`_RULE`) in Chinese, "若 天气 = 晴 且 湿度 = 高 则 否
+    (覆盖 3, 置信度 1.000)", and the default after them, "否则 是": the tests through
+    :func:`translate_condition`, a class that is a label through the map, the numbers as
+    printed; every other line as it is."""
+    labels, lines, after_rule = label_map(), [], False
+    for line in text.split("\n"):
+        rule = _RULE.fullmatch(line)
+        default = after_rule and _DEFAULT.fullmatch(line)
+        if rule:
+            test = ("（无条件）" if rule["test"] == "always" else
+                    " 且 ".join(map(translate_condition, rule["test"].split(" and "))))
+            numbers = f"覆盖 {rule['cover']}" + (
+                f", 置信度 {rule['confidence']}" if rule["confidence"] is not None else "")
+            line = (f"{rule['indent']}若 {test} 则 "
+                    f"{labels.get(rule['predicts'], rule['predicts'])} ({numbers})")
+        elif default:
+            line = f"{default['indent']}否则 {labels.get(default['predicts'], default['predicts'])}"
+        lines.append(line)
+        after_rule = bool(rule)
+    return "\n".join(lines)
 
 
 def _ancestors(node):
@@ -268,8 +310,8 @@ def _ancestors(node):
 
 
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
-    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    """Every stored HTML output of the page (its tables) in Chinese, the trees and the rules
+    printed as text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
     then the short Chinese words of every table kept whole (:func:`keep_words_html`,
     :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
@@ -280,11 +322,11 @@ def localise_outputs(app, doctree, docname) -> None:
     for block in doctree.findall(nodes.literal_block):
         if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
             text = block.astext()
-            if _TREE_LINE.search(text):
-                text = _TREE_LINE.sub(lambda line: translate(line[0]).replace(" in {", " ∈ {"),
-                                      text)
-                block.children = [nodes.Text(text)]
-                block.rawsource = text  # what Sphinx's html writer highlights
+            localised = translate_rules(_TREE_LINE.sub(
+                lambda line: translate(line[0]).replace(" in {", " ∈ {"), text))
+            if localised != text:
+                block.children = [nodes.Text(localised)]
+                block.rawsource = localised  # what Sphinx's html writer highlights
     for glued in doctree.findall(nodes.inline):
         if "pasted-text" in glued.get("classes", []):
             glued.children = [nodes.Text(translate(child.astext()))

@@ -352,36 +352,45 @@ def test_chapter_11_widget_draws_offline(browsed):
 #: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
 #: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
 #: max_depth, Node.scores) and quoted values ('branch', missing='branch') are code, and are
-#: not counted.
-TABLE_ENGLISH_KEPT = frozenset("""
+#: not counted; so is a test of an attribute of UCI_ATTRIBUTES, value and all ("safety = low",
+#: "maint ∈ {vhigh, high}", as a printed tree or rule shows it).
+#: The UCI data sets' attributes that the chapters' tables, trees and rules name
+UCI_ATTRIBUTES = frozenset("""
+    odor spore-print-color gill-size gill-spacing population wage-increase-first-year pension
+    education-allowance statutory-holidays contribution-to-health-plan
+    longterm-disability-assistance duration purpose proline buying maint doors persons lug_boot
+    safety""".split())
+TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
     dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
     SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio
     Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
-    mushroom adult car vote credit-g breast-cancer tic-tac-toe odor spore-print-color gill-size
-    gill-spacing population wage-increase-first-year pension education-allowance
-    statutory-holidays contribution-to-health-plan longterm-disability-assistance duration
-    purpose proline Class Start Number Age setosa versicolor virginica""".split())
+    mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
+    versicolor virginica unacc acc vgood""".split())
 
 
 def english_words(text: str) -> list[str]:
     """The English words of a table cell's text that TABLE_ENGLISH_KEPT does not keep."""
     text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
     text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
+    text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
+                  lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
     words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
     return [word for word in words if len(word) > 1 and word not in TABLE_ENGLISH_KEPT
             and not re.search(r"[\d_.]", word)]
 
 
 #: The text of every header and cell of a page's stored outputs' tables (pandas' tables and
-#: dtree.verify's), each line of a tree printed as text (dtree.export_text), the citation
+#: dtree.verify's), each line of a tree or a rule printed as text (dtree.export_text,
+#: dtree.export_rules), the citation
 #: labels, and the theme's buttons and footer, as shown
 _LABELS = r"""(() => ({
   cells: Array.from(document.querySelectorAll(
     'article .cell_output table th, article .cell_output table td, '
     + 'article table.dtree-verify th, article table.dtree-verify td'), c => c.innerText),
   trees: Array.from(document.querySelectorAll('article .cell_output pre'), p => p.innerText)
-    .flatMap(text => text.split('\n')).filter(line => /^\s*\|/.test(line)),
+    .flatMap(text => text.split('\n'))
+    .filter(line => /^\s*(\||if |otherwise |若 |否则 )/.test(line)),
   citations: Array.from(document.querySelectorAll('article a[href*="bibliography"]'),
                         a => a.innerText),
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
@@ -404,7 +413,7 @@ def chinese_labels_problems(seen: dict) -> list[str]:
     TABLE_ENGLISH_KEPT, each citation label in English, each English button or footer word."""
     found = [f"table cell {cell!r}: {', '.join(words)}" for cell in seen["cells"]
              if (words := english_words(cell))]
-    found += [f"tree line {line.strip()!r}: {', '.join(words)}" for line in seen["trees"]
+    found += [f"printed line {line.strip()!r}: {', '.join(words)}" for line in seen["trees"]
               if (words := english_words(line))]
     found += [f"citation {label!r}" for label in seen["citations"]
               if CITATION_ENGLISH.search(label)]
@@ -454,12 +463,16 @@ def test_english_labels_are_found():
     assert english_words("Gain(D, 纹理), max_depth=2, C4.5, 'branch', True, odor = n") == []
     assert english_words("best 属性 at the root") == ["best", "at", "the", "root"]
     assert english_words("tic-\ntac-\ntoe") == english_words("missing='branch'") == []
-    seen = {"cells": ["量", "no 2, 是 1"], "trees": ["|--- 纹理 = clear"],
+    assert english_words("若 safety = low 且 maint ∈ {vhigh, high} 则 unacc (覆盖 576)") == []
+    assert english_words("若 humidity = high 则 否") == ["humidity", "high"]
+    assert english_words("Gain = texture, duration in months") == ["texture", "in", "months"]
+    seen = {"cells": ["量", "no 2, 是 1"], "trees": ["|--- 纹理 = clear", "若 天气 = 晴 则 yes"],
             "citations": ["源笔记 002, 2021", "Pedregosa and others", "Breiman 等, 1984",
                           "Seed 001, n.d."],
             "theme": "源码仓库 Open issue 打印为 PDF © 2026 版权所有"}
     assert chinese_labels_problems(seen) == [
-        "table cell 'no 2, 是 1': no", "tree line '|--- 纹理 = clear': clear",
+        "table cell 'no 2, 是 1': no", "printed line '|--- 纹理 = clear': clear",
+        "printed line '若 天气 = 晴 则 yes': yes",
         "citation 'Pedregosa and others'",
         "citation 'Seed 001, n.d.'", "theme: 'Open issue'"]
 
