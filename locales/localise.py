@@ -32,6 +32,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import extract_messages
 
 from dtree.notebook import ZH_FIGURE  # where a figure's Chinese rendering is kept
 
@@ -401,6 +405,32 @@ def localise_figures(app, docname: str, source: list[str]) -> None:
             source[0] = json.dumps(notebook, ensure_ascii=False)
 
 
+class TranslatedFormulas(SphinxTransform):
+    """A display formula's translation (its words in \\text{...} through the map, \\text{晴 }):
+    Sphinx parses a literal's translation as reStructuredText's literal block, "::" and the
+    text indented, which MyST reads as a paragraph "::", and the formula became ``\\[::\\]``.
+    The translation goes in here instead, before Sphinx translates the page (priority 20);
+    the formula's text is then the Chinese message, of which the catalog has no translation,
+    and Sphinx leaves it as it is."""
+
+    default_priority = 19
+
+    def apply(self) -> None:
+        catalog = self._catalog()
+        for node, message in extract_messages(self.document) if catalog else []:
+            translation = catalog.gettext(message)
+            if (isinstance(node, nodes.math_block) and translation != message
+                    and node.astext() == message):
+                node.children = [nodes.Text(translation)]
+                node.rawsource = translation
+
+    def _catalog(self):
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        folders = [str(Path(self.env.srcdir) / folder) for folder in self.config.locale_dirs]
+        catalog, found = init_locale(folders, self.config.language, domain)
+        return catalog if found else None
+
+
 #: The theme's buttons that sphinx-book-theme 1.3 leaves in English for zh_CN, or in Taiwan's
 #: phrasing (列印成 PDF)
 THEME = {"Repository": "源码仓库", "Open issue": "提交问题", "Source repositories": "源码仓库",
@@ -458,6 +488,7 @@ def setup(app):
         LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
     app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
     app.connect("source-read", localise_figures)
+    app.add_transform(TranslatedFormulas)
     app.connect("doctree-resolved", localise_outputs)
     app.connect("build-finished", localise_written_pages)
     app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)

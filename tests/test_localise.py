@@ -134,6 +134,31 @@ def test_the_zh_build_shows_printed_rules_in_chinese():
         WEATHER_RULES, WEATHER_RULES_ZH, WEATHER_RULES_ZH)
 
 
+def test_a_display_formula_takes_its_translation(monkeypatch):
+    # Sphinx would read the translation as a "::" literal block, which MyST makes a paragraph
+    # "::" (the formula showed \\[::\\]); TranslatedFormulas puts it in the formula itself
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    english, chinese = "\n\\text{sunny } (3, 0)\n", "\n\\text{晴 } (3, 0)\n"
+    page = new_document("page.md", get_default_settings(Parser))
+    formulas = [nodes.math_block(english, english), nodes.math_block("x\n", "x\n")]
+    for formula in formulas:
+        formula.source, formula.line = "page.md", 3
+        page += formula
+
+    class Catalog:
+        def gettext(self, message):
+            return {english: chinese}.get(message, message)
+
+    transform = localise.TranslatedFormulas(page)
+    monkeypatch.setattr(transform, "_catalog", Catalog)
+    transform.apply()
+    assert [(f.astext(), f.rawsource) for f in formulas] == [(chinese, chinese), ("x\n", "x\n")]
+
+
 def test_citation_labels_in_chinese():
     from pybtex.database import Entry, Person
     from sphinxcontrib.bibtex.style.template import reference  # noqa: F401 (registers nodes)

@@ -179,6 +179,9 @@ def problems(page: str) -> list[str]:
             continue
         found += [f"code line of {len(line)} characters: {line[:70]!r}..."
                   for line in block.get_text().splitlines() if len(line) > MAX_CODE]
+    # a display formula whose translation Sphinx read as a "::" literal block (issue 34)
+    found += [f"formula emptied: {formula.get_text().strip()!r}"
+              for formula in article.select("div.math") if formula.get_text().strip() == r"\[::\]"]
     prose = BeautifulSoup(str(article), "html.parser")
     for element in prose.select("pre, code, .math, script, style, div.cell_input, div.highlight"):
         element.decompose()
@@ -579,6 +582,7 @@ def _page(body: str) -> str:
     ("<p>$$ H = 1 $$</p>", "raw MyST '$$': '$$ H = 1 $$'"),
     ('<div class="highlight"><pre>' + "x = 1  # " + "a" * 90 + "</pre></div>",
      "code line of 99 characters: 'x = 1  # " + "a" * 61 + "'..."),
+    ('<div class="math notranslate nohighlight">\n\\[::\\]</div>', r"formula emptied: '\\[::\\]'"),
 ])
 def test_checks_find_each_problem(body, expected):
     assert problems(_page(body))[:1] == [expected]
