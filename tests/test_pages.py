@@ -480,6 +480,47 @@ def test_english_labels_are_found():
         "citation 'Seed 001, n.d.'", "theme: 'Open issue'"]
 
 
+#: The zh pages whose prose names the data's attributes and values as their tables show them
+#: (issue 34): no label of the map (locales/localise.py) in English in their prose, nor in a
+#: formula's \\text{...}. A page joins once its catalog says 晴 where its tables do.
+PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/15_rules_probabilities")
+#: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
+PROSE_ENGLISH_KEPT = frozenset({"node"})
+
+
+def english_labels_in_prose(page: str) -> list[str]:
+    """The labels of the map that a page's prose, outside code, outputs and citations, shows
+    in English, and those in English in its formulas' \\text{...}."""
+    article = BeautifulSoup(page, "html.parser").select_one("article.bd-article")
+    for element in article.select("pre, code, script, style, div.cell_input, div.cell_output, "
+                                  "div.highlight, a[href*='bibliography'], .edition-link"):
+        element.decompose()
+    formulas = [formula.extract().get_text() for formula in article.select(".math")]
+    text = " ".join(article.get_text(" ").split())
+    found = [f"prose: {label[0]!r} in {_around(text, label[0])!r}"
+             for label in localise._pattern().finditer(text)
+             if label[0] not in PROSE_ENGLISH_KEPT]
+    return found + [f"formula: \\text{{{words}}}" for formula in formulas
+                    for words in re.findall(r"\\text\{([^{}]*)\}", formula)
+                    if localise.translate_labels(words) != words]
+
+
+@pytest.mark.parametrize("page", PROSE_IN_CHINESE)
+def test_chinese_prose_names_data_as_the_tables_do(book, zh_book, page):
+    assert zh_book == 0
+    found = english_labels_in_prose((book[2] / f"{page}.html").read_text(encoding="utf-8"))
+    assert not found, f"{page}: {len(found)} English label(s)\n  " + "\n  ".join(found)
+
+
+def test_english_labels_in_prose_are_found():
+    page = _page('<p>在 cloudy 之下，<em>风 = 微风</em>，生成结点 <em>node</em>；<code>sunny</code>'
+                 '</p><div class="math">\\[\\text{晴 } (3, 0), \\text{cloudy } (3, 2)\\]</div>'
+                 '<div class="cell_output"><pre>weather = sunny</pre></div>')
+    assert english_labels_in_prose(page) == [
+        "prose: 'cloudy' in '在 cloudy 之下， 风 = 微风 ，生成结点 node ；'",
+        "formula: \\text{cloudy }"]
+
+
 #: Chinese words a reader searches for (issue 34): a term of the glossary's, kept whole by the
 #: search's word list, and one jieba knows without it
 SEARCHED = ("基尼指数", "勘误", "悲观剪枝")
