@@ -116,14 +116,11 @@ class TranslatableTableCells(SphinxTransform):
         for table in self.document.findall(nodes.table):
             for cell in table.findall(nodes.TextElement):
                 if not cell.source:
+                    above = cell.parent
+                    while above is not None and not above.line:
+                        above = above.parent
                     cell.source = self.document["source"]
-                    cell.line = next((node.line for node in _ancestors(cell) if node.line), 0)
-
-
-def _ancestors(node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
+                    cell.line = above.line if above is not None else 0
 
 
 class TranslatedTitlesInSolutions(SphinxTransform):
