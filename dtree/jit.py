@@ -264,7 +264,8 @@ def _warm_up(helper: bool = False) -> None:
     categorical columns, missing values and weights: each kernel runs with the types it gets.
     The ``helper`` process (:func:`_start_helper`) compiles ``grow_subtree``'s callees other
     than the split search first (:func:`_grower_callees`), then runs the rest with the split
-    search and ``grow_subtree`` in plain Python, while this process compiles those two. Last,
+    search and ``grow_subtree`` in plain Python, while this process compiles those two first
+    (:func:`_grower_first`). Last,
     a table of one column and more rows than ``grow_subtree`` takes: the grower hands its
     column to ``partition`` as a contiguous array, another layout than a column of a wider
     table."""
@@ -303,6 +304,8 @@ def _warm_up(helper: bool = False) -> None:
             for plain in (kernels.score_attributes, grow.grow_subtree):
                 compiled(plain)
                 _ready[plain] = plain
+        else:
+            _grower_first(rows)
         for model, data, targets in fits:
             for y in targets:
                 for weights in (None, w):
@@ -320,6 +323,28 @@ def _warm_up(helper: bool = False) -> None:
             labels = (column[:, 0] + rng.normal(size=len(column)) > 0).astype(int)
             for model in (dtree.CARTClassifier(), dtree.C45Classifier.j48()):
                 model.fit(column, labels).predict(column)
+
+
+def _grower_first(rows) -> None:
+    """Compile ``grow_subtree`` (and the split search it holds) before any fit, through the
+    call a fit makes (:func:`dtree.grow._grow_compiled`), on the numeric table ``rows``: a
+    fit would first compile the kernels of its root (encoding, node statistics), which the
+    helper process compiles meanwhile."""
+    import numpy as np
+
+    from dtree import grow
+    from dtree._validation import Feature
+    from dtree.splits import TrainingSet
+    from dtree.tree import Node
+
+    y = (np.nan_to_num(rows[:, 0]) > 0).astype(float)
+    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], y, 2)
+    every, counts = np.arange(len(rows), dtype=np.int64), np.bincount(y.astype(int))
+    root = Node(value=counts * 1.0, prediction=counts / len(rows), n_samples=len(rows),
+                weighted_n_samples=float(len(rows)), impurity=0.5, depth=0)
+    grow._grow_compiled(root, every, np.ones(len(rows)), data.sorted_rows(every), False,
+                        np.arange(2), data, grow.SplitRules("gini", binary=True, max_surrogates=5),
+                        grow.StoppingRules(), np.arange(2), [None, None], {})
 
 
 def _grower_callees(rows) -> None:

@@ -64,6 +64,11 @@ def test_the_kernels_are_cached_in_that_directory():
     names = {path.name.split("-")[0] for path in directory.glob("*.nbi")}
     assert {"grow.grow_subtree", "kernels.score_attributes", "kernels.partition"} <= names
     assert (directory / "complete").exists()
+    # one version of the grower and of the split search (their longest compiles): precompile
+    # compiles grow_subtree first through a fit's own call (jit._grower_first), with the
+    # argument types of every fit
+    for kernel in ("grow.grow_subtree", "kernels.score_attributes"):
+        assert len(list(directory.glob(f"{kernel}-*.nbc"))) == 1, kernel
     assert cached_in_package() == before  # numba's default place: nothing written
 
 
