@@ -484,7 +484,7 @@ def test_english_labels_are_found():
 #: (issue 34): no label of the map (locales/localise.py) in English in their prose, nor in a
 #: formula's \\text{...}. A page joins once its catalog says 晴 where its tables do.
 PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book/04_id3",
-                    "zh/book/05_c45",
+                    "zh/book/05_c45", "zh/book/06_missing_values",
                     "zh/book/15_rules_probabilities")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
@@ -493,14 +493,19 @@ PROSE_ENGLISH_KEPT = frozenset({"node"})
 FORMULA_QUOTED = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"}}
 
 
+#: What a zh page may show in English: a gloss, English alone in brackets right after the
+#: Chinese it glosses (色泽（colour）, 替代划分（surrogate split，rpart 的用语）), and an English
+#: source quoted (“Start < 8.5 to the right”)
+_HAN = "\u4e00-\u9fff"
+_GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]|“[^“”{_HAN}]*”")
+
+
 def _kept(text: str, label: re.Match) -> bool:
     """Whether the English ``label`` in ``text`` is one the glossary keeps in English (its
-    Chinese holds it: Bagging, 1-SE 规则), or a gloss of the Chinese term right before it,
-    in brackets: 色泽（colour）, 勘误 (Erratum)."""
-    chinese = localise.label_map()[label[0]]
-    return label[0] in chinese or bool(
-        re.search(rf"{re.escape(chinese)}\s*[（(]\s*$", text[:label.start()])
-        and re.match(r"\s*[）)]", text[label.end():]))
+    Chinese holds it: Bagging, 1-SE 规则), or in a gloss or an English quotation (_GLOSS)."""
+    return label[0] in localise.label_map()[label[0]] or any(
+        gloss.start() <= label.start() and label.end() <= gloss.end()
+        for gloss in _GLOSS.finditer(text))
 
 
 def english_labels_in_prose(page: str, quoted: frozenset = frozenset()) -> list[str]:
@@ -530,12 +535,12 @@ def test_chinese_prose_names_data_as_the_tables_do(book, zh_book, page):
 
 def test_english_labels_in_prose_are_found():
     page = _page('<p>在 cloudy 之下，<em>风 = 微风</em>，生成结点 <em>node</em>；<code>sunny</code>'
-                 '；<em>色泽</em>（colour）、Bagging，根蒂（colour）</p>'
+                 '；<em>色泽</em>（colour）、Bagging，“the root”，好瓜（英文 ripe）</p>'
                  '<div class="math">\\[\\text{晴 } (3, 0), \\text{cloudy } (3, 2)\\]</div>'
                  '<div class="cell_output"><pre>weather = sunny</pre></div>')
     assert english_labels_in_prose(page) == [
         "prose: 'cloudy' in '在 cloudy 之下， 风 = 微风 ，生成结点 node ； ； 色泽 （colour）、B'",
-        "prose: 'colour' in '风 ，生成结点 node ； ； 色泽 （colour）、Bagging，根蒂（colour）'",
+        "prose: 'ripe' in ' ； 色泽 （colour）、Bagging，“the root”，好瓜（英文 ripe）'",
         "formula: \\text{cloudy }"]
     assert english_labels_in_prose(page, frozenset({"cloudy "}))[-1].startswith("prose:")
 
