@@ -485,13 +485,15 @@ def test_english_labels_are_found():
 #: formula's \\text{...}. A page joins once its catalog says 晴 where its tables do.
 PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book/04_id3",
                     "zh/book/05_c45", "zh/book/06_missing_values", "zh/book/07_cart",
-                    "zh/book/08_pre_pruning",
+                    "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
                     "zh/book/15_rules_probabilities")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
-#: A seed's own notation, quoted in a formula: seed 000's \text{entropy}(D) (chapter 3) and
-#: \text{Gini}_{\text{split}} (chapter 7)
-FORMULA_QUOTED = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"}}
+#: A formula's words that the map would make another word: a seed's own notation, quoted
+#: (seed 000's \text{entropy}(D) in chapter 3, \text{Gini}_{\text{split}} in chapter 7), and
+#: the root node, m(\text{root}), where the map's root is the watermelons' 根蒂
+FORMULA_KEPT = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"},
+                "zh/book/09_reduced_error_pruning": {"root"}}
 
 
 #: What a zh page may show in English: a gloss, English alone in brackets right after the
@@ -509,9 +511,9 @@ def _kept(text: str, label: re.Match) -> bool:
         for gloss in _GLOSS.finditer(text))
 
 
-def english_labels_in_prose(page: str, quoted: frozenset = frozenset()) -> list[str]:
+def english_labels_in_prose(page: str, kept: frozenset = frozenset()) -> list[str]:
     """The labels of the map that a page's prose, outside code, outputs and citations, shows
-    in English, and those in English in its formulas' \\text{...} but the ``quoted`` ones."""
+    in English, and those in English in its formulas' \\text{...} but the ``kept`` ones."""
     article = BeautifulSoup(page, "html.parser").select_one("article.bd-article")
     for element in article.select("pre, code, script, style, div.cell_input, div.cell_output, "
                                   "div.highlight, a[href*='bibliography'], .edition-link"):
@@ -523,14 +525,14 @@ def english_labels_in_prose(page: str, quoted: frozenset = frozenset()) -> list[
              if label[0] not in PROSE_ENGLISH_KEPT and not _kept(text, label)]
     return found + [f"formula: \\text{{{words}}}" for formula in formulas
                     for words in re.findall(r"\\text\{([^{}]*)\}", formula)
-                    if localise.translate_labels(words) != words and words not in quoted]
+                    if localise.translate_labels(words) != words and words not in kept]
 
 
 @pytest.mark.parametrize("page", PROSE_IN_CHINESE)
 def test_chinese_prose_names_data_as_the_tables_do(book, zh_book, page):
     assert zh_book == 0
     found = english_labels_in_prose((book[2] / f"{page}.html").read_text(encoding="utf-8"),
-                                    FORMULA_QUOTED.get(page, frozenset()))
+                                    FORMULA_KEPT.get(page, frozenset()))
     assert not found, f"{page}: {len(found)} English label(s)\n  " + "\n  ".join(found)
 
 
