@@ -486,14 +486,21 @@ def test_english_labels_are_found():
 PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book/04_id3",
                     "zh/book/05_c45", "zh/book/06_missing_values", "zh/book/07_cart",
                     "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
+                    "zh/book/10_cost_complexity_pruning",
                     "zh/book/15_rules_probabilities")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
 #: A formula's words that the map would make another word: a seed's own notation, quoted
 #: (seed 000's \text{entropy}(D) in chapter 3, \text{Gini}_{\text{split}} in chapter 7), and
-#: the root node, m(\text{root}), where the map's root is the watermelons' 根蒂
+#: the root node, m(\text{root}), where the map's root is the watermelons' 根蒂; chapter 10's
+#: nodes g(\text{left}), g(\text{right}), g(\text{root}), seed 000's \text{Error}(t) and the
+#: phrases of its definitions (t \text{ leaf of } T, \text{otherwise}), which the map would
+#: translate only word by word
 FORMULA_KEPT = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"},
-                "zh/book/09_reduced_error_pruning": {"root"}}
+                "zh/book/09_reduced_error_pruning": {"root"},
+                "zh/book/10_cost_complexity_pruning": {
+                    "root", "left", "right", "leaf", "Error", " leaf of ", "at a leaf of ",
+                    "otherwise"}}
 
 
 #: What a zh page may show in English: a gloss, English alone in brackets right after the
