@@ -487,7 +487,8 @@ PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book
                     "zh/book/05_c45", "zh/book/06_missing_values", "zh/book/07_cart",
                     "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
                     "zh/book/10_cost_complexity_pruning", "zh/book/11_pessimistic_pruning",
-                    "zh/book/12_case_studies", "zh/book/15_rules_probabilities")
+                    "zh/book/12_case_studies", "zh/book/13_beyond_one_tree",
+                    "zh/book/15_rules_probabilities")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
 #: A formula's words that the map would make another word: a seed's own notation, quoted
@@ -505,9 +506,9 @@ FORMULA_KEPT = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", 
 
 #: What a zh page may show in English: a gloss, English alone in brackets right after the
 #: Chinese it glosses (色泽（colour）, 替代划分（surrogate split，rpart 的用语）), and an English
-#: source quoted (“Start < 8.5 to the right”)
+#: source quoted, three words or more (“Start < 8.5 to the right”; a quoted “no” is a label)
 _HAN = "\u4e00-\u9fff"
-_GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]|“[^“”{_HAN}]*”")
+_GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]|“(?:[^“”\s{_HAN}]+\s+){{2,}}[^“”{_HAN}]*”")
 
 
 def _kept(text: str, label: re.Match) -> bool:
@@ -545,12 +546,13 @@ def test_chinese_prose_names_data_as_the_tables_do(book, zh_book, page):
 
 def test_english_labels_in_prose_are_found():
     page = _page('<p>在 cloudy 之下，<em>风 = 微风</em>，生成结点 <em>node</em>；<code>sunny</code>'
-                 '；<em>色泽</em>（colour）、Bagging，“the root”，好瓜（英文 ripe）</p>'
+                 '；<em>色泽</em>（colour）、Bagging，“at the root”，好瓜（英文 ripe），“no”</p>'
                  '<div class="math">\\[\\text{晴 } (3, 0), \\text{cloudy } (3, 2)\\]</div>'
                  '<div class="cell_output"><pre>weather = sunny</pre></div>')
     assert english_labels_in_prose(page) == [
         "prose: 'cloudy' in '在 cloudy 之下， 风 = 微风 ，生成结点 node ； ； 色泽 （colour）、B'",
-        "prose: 'ripe' in ' ； 色泽 （colour）、Bagging，“the root”，好瓜（英文 ripe）'",
+        "prose: 'ripe' in '色泽 （colour）、Bagging，“at the root”，好瓜（英文 ripe），“no”'",
+        "prose: 'no' in 'our）、Bagging，“at the root”，好瓜（英文 ripe），“no”'",
         "formula: \\text{cloudy }"]
     assert english_labels_in_prose(page, frozenset({"cloudy "}))[-1].startswith("prose:")
 
