@@ -488,7 +488,7 @@ PROSE_IN_CHINESE = ("zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book
                     "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
                     "zh/book/10_cost_complexity_pruning", "zh/book/11_pessimistic_pruning",
                     "zh/book/12_case_studies", "zh/book/13_beyond_one_tree",
-                    "zh/book/15_rules_probabilities")
+                    "zh/book/14_boosting", "zh/book/15_rules_probabilities")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
 #: A formula's words that the map would make another word: a seed's own notation, quoted
