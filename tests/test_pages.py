@@ -483,12 +483,13 @@ def test_english_labels_are_found():
 #: The zh pages whose prose names the data's attributes and values as their tables show them
 #: (issue 34): no label of the map (locales/localise.py) in English in their prose, nor in a
 #: formula's \\text{...}. A page joins once its catalog says 晴 where its tables do.
-PROSE_IN_CHINESE = ("zh/book/01_preface", "zh/book/02_growing_a_tree", "zh/book/03_impurity", "zh/book/04_id3",
-                    "zh/book/05_c45", "zh/book/06_missing_values", "zh/book/07_cart",
-                    "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
+PROSE_IN_CHINESE = ("zh/book/01_preface", "zh/book/02_growing_a_tree", "zh/book/03_impurity",
+                    "zh/book/04_id3", "zh/book/05_c45", "zh/book/06_missing_values",
+                    "zh/book/07_cart", "zh/book/08_pre_pruning", "zh/book/09_reduced_error_pruning",
                     "zh/book/10_cost_complexity_pruning", "zh/book/11_pessimistic_pruning",
                     "zh/book/12_case_studies", "zh/book/13_beyond_one_tree",
-                    "zh/book/14_boosting", "zh/book/15_rules_probabilities")
+                    "zh/book/14_boosting", "zh/book/15_rules_probabilities",
+                    "zh/book/errata", "zh/book/index")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
 #: A formula's words that the map would make another word: a seed's own notation, quoted
@@ -496,19 +497,21 @@ PROSE_ENGLISH_KEPT = frozenset({"node"})
 #: the root node, m(\text{root}), where the map's root is the watermelons' 根蒂; chapter 10's
 #: nodes g(\text{left}), g(\text{right}), g(\text{root}), seed 000's \text{Error}(t) and the
 #: phrases of its definitions (t \text{ leaf of } T, \text{otherwise}), which the map would
-#: translate only word by word
+#: translate only word by word; the errata page quotes chapter 10's \text{Error}(t')
 FORMULA_KEPT = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"},
                 "zh/book/09_reduced_error_pruning": {"root"},
                 "zh/book/10_cost_complexity_pruning": {
                     "root", "left", "right", "leaf", "Error", " leaf of ", "at a leaf of ",
-                    "otherwise"}}
+                    "otherwise"},
+                "zh/book/errata": {"Error"}}
 
 
 #: What a zh page may show in English: a gloss, English alone in brackets right after the
 #: Chinese it glosses (色泽（colour）, 替代划分（surrogate split，rpart 的用语）), and an English
 #: source quoted, three words or more (“Start < 8.5 to the right”; a quoted “no” is a label)
 _HAN = "\u4e00-\u9fff"
-_GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]|“(?:[^“”\s{_HAN}]+\s+){{2,}}[^“”{_HAN}]*”")
+_GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]"
+                    rf"|“(?:[^“”\s{_HAN}]+\s+){{2,}}[^“”{_HAN}]*”")
 
 
 def _kept(text: str, label: re.Match) -> bool:
