@@ -178,6 +178,7 @@ class _Tree(BaseEstimator):
         """
         tree, features, table, classes, training = self._grow(X, y, sample_weight)
         log = self._post_prune(tree, classes, *training)
+        training = None  # the encoded rows are freed before the tree is laid out
         if validation_data is not None:
             if log is not None:
                 refuse_second_pruning("validation_data", f"pruning={self.pruning!r}")
@@ -230,19 +231,22 @@ class _Tree(BaseEstimator):
     def _grow(self, X, y, sample_weight):
         """Check everything and grow the tree; returns it, the features, X's table (for
         validate_data), the classes (None for a regressor) and the encoded training rows, their
-        targets, weights and the rows held out of growing (or None). Nothing is stored."""
+        targets (a classifier's class codes as floats), weights and the rows held out of
+        growing (or None). Nothing is stored."""
         p = check_params(self, self._parameters)
         y = _labels_1d(y)
         names, columns, table = table_columns(X)
         targets, n_classes, classes = self._targets(y)
+        targets = np.asarray(targets, dtype=float)  # as the grower reads them: no copy there
         if len(targets) != len(columns[0]):
             raise ValueError(f"X has {len(columns[0])} rows but y has {len(targets)} targets")
         w = self._class_weighted(y, check_sample_weight(sample_weight, len(targets)))
-        kept = w > 0  # a row of weight 0 is as if absent
-        if not kept.all():
+        whole = bool((w > 0).all())  # a row of weight 0 is as if absent
+        if not whole:
+            kept = w > 0
             columns, targets, w = take_rows(columns, kept), targets[kept], w[kept]
         features, matrix = fit_features(  # X itself if it is float64 (and whole): only read
-            names, columns, numeric=self._numeric_thresholds, table=table if kept.all() else None)
+            names, columns, numeric=self._numeric_thresholds, table=table if whole else None)
         self._check_missing(matrix, features, columns)
         holdout = self._holdout(targets)
         tree = self._grown(p, features, matrix, targets, n_classes, w, holdout)
@@ -1372,7 +1376,8 @@ class CARTClassifier(_CART, _TreeClassifier):
         (:meth:`_altered_priors`); else the rows' weights."""
         if self.priors is None and self.loss is None:
             return w
-        return w * self._altered_priors(targets, n_classes, w)[2][targets]
+        codes = targets.astype(np.intp)  # the grower's class codes are floats
+        return w * self._altered_priors(codes, n_classes, w)[2][codes]
 
     def _grow(self, X, y, sample_weight):
         """Without priors and loss, the grower's tree; with them, the tree grown on the
@@ -1383,7 +1388,8 @@ class CARTClassifier(_CART, _TreeClassifier):
         if self.priors is None and self.loss is None:
             return grown
         _, targets, w, _ = grown[4]
-        class_weight, priors, factor = self._altered_priors(targets, len(grown[3]), w)
+        class_weight, priors, factor = self._altered_priors(targets.astype(np.intp),
+                                                            len(grown[3]), w)
         for node in grown[0].walk():
             node.value = node.value / factor
             node.weighted_n_samples = float(node.value.sum())

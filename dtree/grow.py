@@ -215,7 +215,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
         _attach_split(node, split, features, agenda.shared)
         n_branches, sent = _missing_rows(node, split, data, rules, rows, weights,
                                          order, agenda.categories, agenda.complete)
-        handed = partition(data.XT[split.feature], _threshold(node), _codes(node),
+        handed = partition(data.X[:, split.feature], _threshold(node), _codes(node),
                            n_branches, sent, data.y, n_classes, agenda.impurity, rows,
                            weights, order)
         n_sorted = len(order)
@@ -252,14 +252,14 @@ def _missing_rows(node: Node, split: Split, data: TrainingSet, rules: SplitRules
     n_branches = 2 if node.category_sets is None else len(node.category_sets)
     sent = np.full(0 if complete else len(rows), SPREAD)
     if rules.missing_branch or rules.max_surrogates is not None:
-        missing = np.isnan(data.XT[split.feature, rows])
+        missing = np.isnan(data.X[rows, split.feature])
         any_missing = bool(missing.any())
         if rules.missing_branch and any_missing:
             node.missing_branch, n_branches = n_branches, n_branches + 1
         if rules.max_surrogates is not None:
             _surrogates(node, data, rows, weights, order, categories, rules.max_surrogates)
         if any_missing:  # CART: a row no surrogate places, at a majority tie, stays here
-            sent[missing] = branches(node, data.XT, rows[missing],
+            sent[missing] = branches(node, data.X, rows[missing],
                                      "distribute" if rules.missing_branch else "stop",
                                      at_fit=True)
     if rules.learn_missing and split.missing_left is not None:
@@ -308,7 +308,7 @@ class _Agenda:
         self.draw = None if rules.max_features is None else np.random.RandomState(rules.seed)
         self.best_first = stopping.max_leaf_nodes is not None
         self.n_leaves, self.age, self.work = 1, itertools.count(), []
-        self.complete = not any(np.isnan(column).any() for column in data.XT)  # none missing
+        self.complete = not any(np.isnan(column).any() for column in data.X.T)  # none missing
         self.resort_from = _resort_from(len(rows), len(order), self.best_first, self.complete)
         width = (len(features) + int(data.n_categories.max(initial=0))
                  + n_statistics(n_classes))
@@ -421,7 +421,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     (child, n_samples, depth, weight, impurity, stats, reason, feature, threshold, sides, scores,
      gains, tied, shortlist, fractions, majority, n_surrogates, surrogate_feature, agreement,
      adjusted, cut, lower_right, surrogate_sides) = search(
-        data.XT, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
+        data.X, data.y, n_classes, kernels.IMPURITY_CODES[SCORES[rules.criterion]],
         np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(weights, dtype=float),
         np.ascontiguousarray(order), bool(pure), node.depth, node.weighted_n_samples, top,
         available, data.n_categories, data.slot, priority, rules.min_samples_leaf,
@@ -498,7 +498,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
 
 
 @kernel
-def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
+def grow_subtree(X, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,
                  attrs, n_categories, slot, priority, min_leaf, discount, max_depth,
                  min_samples_split, purity_threshold, min_impurity_decrease,
                  weighted_decrease, total_weight, max_surrogates, by_ratio, average_filter,
@@ -529,7 +529,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
     # (a regression tree grown out has 2 n - 1 nodes for n rows): the arrays below are
     # mostly per node and attribute, several MB for 2,048 rows if sized for the most
     cap = 1 + len(rows) // 4
-    n_features, most = XT.shape[0], max(max_surrogates, 1)
+    n_features, most = X.shape[1], max(max_surrogates, 1)
     n_codes = max(1, n_categories.max())
     n_ways = 2 if binary else max(2, n_codes)
     child = np.full(cap, -1, np.int64)
@@ -556,7 +556,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         if reason[k] > 0:
             continue
         gain, iv, at, n_branches, allowed, split_sides, missing_left = score_attributes(
-            XT, y, n_classes, impurity, r, wk, ok, available, n_categories, slot, False,
+            X, y, n_classes, impurity, r, wk, ok, available, n_categories, slot, False,
             min_leaf, False, False, binary, discount, False, 0.0)
         candidate, n_candidates, blocked = np.empty(len(available), np.int64), 0, False
         for a in range(len(available)):
@@ -592,7 +592,7 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
         sent = np.full(len(r), SPREAD, np.int64)  # a row whose tested value is missing goes
         if max_surrogates >= 0:  # to every branch, or with surrogates as they place it
             majority[k], ranked, agree, adjust, surrogate_cut, reverse, codes = (
-                _node_surrogates(XT, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
+                _node_surrogates(X, n_categories, slot, r, wk, ok, j, threshold[k], sides[k],
                                  max_surrogates))
             n_surrogates[k] = len(ranked)
             table = np.empty((len(ranked), 3), np.int64)  # as dtree.routing reads them
@@ -606,12 +606,12 @@ def grow_subtree(XT, y, n_classes, impurity, rows, w, order, pure, depth, weight
             runs = np.zeros((1, 2), np.int64)
             runs[0, 1] = len(ranked)
             for i in range(len(r)):  # the routing rule, this node alone: the surrogates,
-                if math.isnan(XT[j, r[i]]):  # else the majority side, else nowhere
-                    sent[i] = route_missing(XT.T, r[i], 0, surrogate_sides[k].reshape(-1), runs,
+                if math.isnan(X[r[i], j]):  # else the majority side, else nowhere
+                    sent[i] = route_missing(X, r[i], 0, surrogate_sides[k].reshape(-1), runs,
                                             table, cut[k], majority[k:k + 1], STAY)
         (child_rows, child_w, start, child_stats, child_weight, child_impurity, child_pure,
          shares, child_order) = partition(
-            XT[j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
+            X[:, j], threshold[k], sides[k], width, sent, y, n_classes, impurity, r, wk, ok)
         if n_nodes + width > cap:
             cap = 2 * (n_nodes + width)
             child, n_samples, node_depth, reason, feature, majority, n_surrogates = (
@@ -888,7 +888,7 @@ def _surrogates(node: Node, data: TrainingSet, rows: np.ndarray, weights: np.nda
     best first, with the primary's majority branch (None on a tie: rpart has no default way).
     ``categories[j]``: column j's category labels (None for a numeric column)."""
     majority, ranked, agreement, adjusted, cut, reverse, codes = compiled(_node_surrogates)(
-        data.XT, data.n_categories, data.slot, rows, weights, order, node.feature_index,
+        data.X, data.n_categories, data.slot, rows, weights, order, node.feature_index,
         _threshold(node), _codes(node), max_surrogates)
     node.surrogates = tuple([_surrogate(data, categories, j, agreement[j], adjusted[j], cut[j],
                                         reverse[j], codes[j]) for j in ranked.tolist()])

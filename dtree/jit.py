@@ -239,12 +239,14 @@ def _locate_in(directory: Path) -> None:
 
 def _start_helper():
     """On a machine with two cores or more, a second process that runs :func:`_warm_up` with
-    the split search (``score_attributes``, the longest compile, and ``grow_subtree``, which
-    holds it) left in plain Python: it compiles the other kernels into the same cache while
-    this process compiles the split search, which :func:`_warm_up` reaches first. Each
-    process loads from the cache what the other has written, and this one compiles whatever
-    is still missing, so the cache is complete even if the helper fails. Numba writes a cache
-    file whole and then renames it, so two writers of one kernel leave one complete file."""
+    the split search (``score_attributes``, the longest compile) and ``grow_subtree``, which
+    holds it, left in plain Python: it compiles ``grow_subtree``'s other callees first, then
+    the other kernels, into the same cache, while this process compiles the split search and
+    ``grow_subtree``, which :func:`_warm_up` reaches first and which then loads those callees
+    from the cache. Each process loads from the cache what the other has written, and this one
+    compiles whatever is still missing, so the cache is complete even if the helper fails.
+    Numba writes a cache file whole and then renames it, so two writers of one kernel leave
+    one complete file."""
     import os
     import subprocess
 
@@ -260,9 +262,13 @@ def _start_helper():
 def _warm_up(helper: bool = False) -> None:
     """Fit, predict and prune with every kind of model on a small table with numeric and
     categorical columns, missing values and weights: each kernel runs with the types it gets.
-    The ``helper`` process (:func:`_start_helper`) compiles the split search for a table of
-    one column first (:func:`dtree.best_threshold`), then runs the rest with the split search
-    and ``grow_subtree`` in plain Python, while this process compiles them for wider tables."""
+    The ``helper`` process (:func:`_start_helper`) compiles ``grow_subtree``'s callees other
+    than the split search first (:func:`_grower_callees`), then runs the rest with the split
+    search and ``grow_subtree`` in plain Python, while this process compiles those two first
+    (:func:`_grower_first`). Last,
+    a table of one column and more rows than ``grow_subtree`` takes: the grower hands its
+    column to ``partition`` as a contiguous array, another layout than a column of a wider
+    table."""
     import warnings
 
     import numpy as np
@@ -290,18 +296,16 @@ def _warm_up(helper: bool = False) -> None:
             (dtree.CARTRegressor(), X, (target,)), (dtree.CARTRegressor(), complete, (target,)),
             (dtree.CARTRegressor(criterion="absolute_error"), X, (target,)),
             (dtree.CARTRegressor(missing="learn"), numeric, (target,))]
-    def one_column() -> None:  # the split search on a table of one column: its own layout
-        for criterion in ("info_gain", "gain_ratio", "gini", "squared_error"):
-            dtree.best_threshold(X["a"].to_numpy(), y2.to_numpy(), criterion)
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if helper:
             _warming.append(True)  # this process does not run precompile
-            one_column()
+            _grower_callees(rows)
             for plain in (kernels.score_attributes, grow.grow_subtree):
                 compiled(plain)
                 _ready[plain] = plain
+        else:
+            _grower_first(rows)
         for model, data, targets in fits:
             for y in targets:
                 for weights in (None, w):
@@ -314,5 +318,52 @@ def _warm_up(helper: bool = False) -> None:
         dtree.prune_pessimistic(dtree.C45Classifier().fit(X, y2))
         dtree.CARTClassifier(ccp_alpha="1se", cv=3, random_state=0).fit(X, y2)
         dtree.CARTRegressor(ccp_alpha="1se", cv=3, random_state=0).fit(complete, target)
-        if not helper:  # loaded from the cache, where the helper has compiled it
-            one_column()
+        if not helper:  # quick once grow_subtree is compiled; slow in plain Python
+            column = rng.normal(size=(2 * grow.SUBTREE_ROWS + 1, 1)).round(1)
+            labels = (column[:, 0] + rng.normal(size=len(column)) > 0).astype(int)
+            for model in (dtree.CARTClassifier(), dtree.C45Classifier.j48()):
+                model.fit(column, labels).predict(column)
+
+
+def _grower_first(rows) -> None:
+    """Compile ``grow_subtree`` (and the split search it holds) before any fit, through the
+    call a fit makes (:func:`dtree.grow._grow_compiled`), on the numeric table ``rows``: a
+    fit would first compile the kernels of its root (encoding, node statistics), which the
+    helper process compiles meanwhile."""
+    import numpy as np
+
+    from dtree import grow
+    from dtree._validation import Feature
+    from dtree.splits import TrainingSet
+    from dtree.tree import Node
+
+    y = (np.nan_to_num(rows[:, 0]) > 0).astype(float)
+    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], y, 2)
+    every, counts = np.arange(len(rows), dtype=np.int64), np.bincount(y.astype(int))
+    root = Node(value=counts * 1.0, prediction=counts / len(rows), n_samples=len(rows),
+                weighted_n_samples=float(len(rows)), impurity=0.5, depth=0)
+    grow._grow_compiled(root, every, np.ones(len(rows)), data.sorted_rows(every), False,
+                        np.arange(2), data, grow.SplitRules("gini", binary=True, max_surrogates=5),
+                        grow.StoppingRules(), np.arange(2), [None, None], {})
+
+
+def _grower_callees(rows) -> None:
+    """Compile, for the argument types ``grow_subtree`` passes, the kernels it calls besides
+    the split search: its arrays' growth (``_enlarged``, one version per array type) and the
+    surrogate search (``_node_surrogates``), on the numeric table ``rows``."""
+    import numpy as np
+
+    from dtree import grow, surrogates
+    from dtree._validation import Feature
+    from dtree.splits import TrainingSet
+
+    enlarged = compiled(grow._enlarged)
+    for array, fill in [(np.zeros(1, np.int64), -1), (np.zeros(1), 0.0),
+                        (np.zeros((1, 1)), 0.0), (np.zeros((1, 1), np.int64), -1),
+                        (np.zeros((1, 1), np.bool_), False), (np.zeros((1, 1, 1), np.int8), -1)]:
+        enlarged(array, 2, fill)
+    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], np.zeros(len(rows)), 2)
+    every = np.arange(len(rows), dtype=np.int64)
+    compiled(surrogates._node_surrogates)(
+        data.X, data.n_categories, data.slot, every, np.ones(len(rows)),
+        data.sorted_rows(every), 1, 0.5, grow.NO_CATEGORIES, 5)

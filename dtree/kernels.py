@@ -240,11 +240,11 @@ def midpoint(lower, upper):
 
 # ------------------------------------------------------------------------------ split search
 @kernel
-def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
+def score_attributes(X, y, n_classes, impurity, rows, w, order, attrs, n_categories, slot,
                      by_ratio, min_leaf, j48, missing_branch, binary, discount, learn=False,
                      min_weight=0.0):
     """Score the best split of every attribute in ``attrs`` at a node with ``rows`` (weights
-    ``w``). ``XT[j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
+    ``w``). ``X[:, j]`` is column j (NaN = missing); ``n_categories[j]`` is its number of
     categories, or 0 for a numeric column, whose rows sorted by value are ``order[slot[j]]``
     (positions in ``rows``, the rows with a missing value last).
 
@@ -289,7 +289,7 @@ def score_attributes(XT, y, n_classes, impurity, rows, w, order, attrs, n_catego
     missing_left = np.zeros(n, np.bool_)
     decrease, left_w = np.empty(len(rows)), np.empty(len(rows))  # numeric workspace, per cut
     for a in range(n):
-        column = XT[attrs[a]]
+        column = X[:, attrs[a]]
         divisor = gain_divisor(column, rows, w, W, discount)
         if n_categories[attrs[a]] > 0 and binary:
             gain[a], n_branches[a], allowed[a] = _best_bipartition(

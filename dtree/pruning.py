@@ -345,7 +345,7 @@ class _Votes:
         alone) for the rows of ``X`` (encoded), whose class codes are ``y`` (-1: unseen)."""
         self.y, self.loss = y, loss
         self.paths = {id(node): (rows, shares, ends)
-                      for node, rows, shares, ends in reach(root, X.T, predict_missing)}
+                      for node, rows, shares, ends in reach(root, X, predict_missing)}
         self.proba = np.zeros((len(y), n_classes))
         self._scratch = np.zeros((len(y), n_classes))
         self._below: dict[int, np.ndarray] = {}  # as_leaf's sums, by id of node
@@ -568,11 +568,11 @@ def _leaf_errors(counts, confidence, z):
 
 
 @kernel
-def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_children, code_start,
+def _branch_errors(top, X, y, n_classes, rows, w, feature, first_child, n_children, code_start,
                    threshold, codes, surrogates, surrogate_table, surrogate_threshold,
                    fit_child, unplaced, confidence, z):
-    """The estimated errors of the branch below node ``top`` on the rows ``rows`` (columns of
-    ``XT``, one row per feature; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
+    """The estimated errors of the branch below node ``top`` on the rows ``rows`` of ``X``
+    (encoded, C order; weights ``w``, class codes ``y``) handed down it as at fit (Weka's
     ``getEstimatedErrorsForBranch``): the sum, over the leaves reached, of
     :func:`_leaf_errors`. The tree is laid out as :class:`dtree.tree.RoutingArrays`; a row takes the
     branch the routing rule gives it as at fit (:mod:`dtree.routing`, with the grower's
@@ -583,7 +583,6 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
     fractions instead). The leaves are summed in the order of a stack that takes a node's
     children first to last and pops the last first."""
     total = 0.0
-    X = XT.T  # a row per sample, as the routing rule reads it
     stack_node, stack_rows, stack_w = [top], [rows], [w]
     while len(stack_node) > 0:
         v, r, rw = stack_node.pop(), stack_rows.pop(), stack_w.pop()
@@ -636,8 +635,8 @@ def _branch_errors(top, XT, y, n_classes, rows, w, feature, first_child, n_child
 def _error_based(root: Node, training: tuple | None, n_classes: int, confidence: float,
                  routing: str) -> pd.DataFrame:
     """Error-based pruning of the tree below ``root``, in place (see
-    :func:`prune_error_based`); ``training`` holds the training rows (encoded, one column per
-    row), their class codes and weights for subtree raising, or is None for none. A row goes
+    :func:`prune_error_based`); ``training`` holds the training rows (encoded, C order),
+    their class codes and weights for subtree raising, or is None for none. A row goes
     down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
     tie). The estimate of the largest branch on a node's rows is made on the tree laid out as
     arrays (:class:`dtree.tree.Layout`, :func:`_branch_errors`). Returns the log."""
@@ -646,8 +645,8 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     rows_log = []
     layout = None
     if training is not None:
-        XT, y, w = training
-        XT = np.require(XT, float, ["C", "W"])  # the layout fit gives the kernel (TrainingSet)
+        X, y, w = training
+        X = np.require(X, float, ["C", "W"])  # the layout fit gives the kernel (TrainingSet)
         layout = Layout(root, numbered=True)
         a = layout.arrays
         errors_of_branch = compiled(_branch_errors)
@@ -656,7 +655,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
         that the edits keep in step with the tree."""
         return errors_of_branch(
-            layout.number[id(node)], XT, y, n_classes, np.ascontiguousarray(rows),
+            layout.number[id(node)], X, y, n_classes, np.ascontiguousarray(rows),
             np.ascontiguousarray(weights, dtype=float), a.feature, a.first_child,
             a.n_children, a.code_start, a.threshold, a.codes, a.surrogates, a.surrogate_table,
             a.surrogate_threshold, a.fit_child, otherwise(routing), confidence, z)
@@ -678,7 +677,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """The node's rows handed to its children as the tree was grown (missing-value
         branch, surrogates); a row spread over the branches goes to each with the share of the
         placed weight among these rows (J48's resetDistribution)."""
-        branch = layout.branches(node, XT, rows, routing, at_fit=True)
+        branch = layout.branches(node, X, rows, routing, at_fit=True)
         placed = branch >= 0
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))
@@ -816,7 +815,7 @@ def prune_error_based(model, X=None, y=None, sample_weight=None, *, confidence: 
                 counts, pruned._root.value * counts.sum() / pruned._root.weighted_n_samples):
             raise ValueError("X and y are not the rows the model was fitted on: their classes "
                              "do not add up to the root's")
-        training = (X.T, codes, weights)
+        training = (X, codes, weights)
     routing = "stop" if pruned.missing == "surrogate" else "distribute"
     log = _error_based(pruned._root, training, len(pruned.classes_), confidence, routing)
     return _finish(pruned, model, log, f"prune_error_based(confidence={confidence:g}, "
@@ -1078,7 +1077,7 @@ class Grown:
 
 
 def _at_fit_error_based(tree: Node, fit: Grown) -> pd.DataFrame:
-    training = (fit.matrix.T, fit.codes, fit.w) if fit.model.subtree_raising else None
+    training = (fit.matrix, fit.codes, fit.w) if fit.model.subtree_raising else None
     return _error_based(tree, training, fit.n_classes, fit.model.confidence, "distribute")
 
 

@@ -131,13 +131,13 @@ def _conditions(path: tuple[tuple[Node, int], ...]) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------ C4.5rules (Quinlan 1993, ch. 5)
-def _holds(test: tuple[Node, int], XT: np.ndarray) -> np.ndarray:
-    """Which rows (columns of ``XT``, the encoded data a feature per row) pass one test of a
+def _holds(test: tuple[Node, int], encoded: np.ndarray) -> np.ndarray:
+    """Which rows of ``encoded`` (the encoded data, C order) pass one test of a
     path, (node, branch), as the rule reads it: by the tested value; a missing value (or a
     category the node has no branch for) passes only a branch that says "is missing" or
     "or missing"."""
     node, branch = test
-    taken = value_branches(node, XT, np.arange(XT.shape[1]))
+    taken = value_branches(node, encoded, np.arange(len(encoded)))
     side = node.missing_side if node.missing_branch is None else node.missing_branch
     if side is not None:
         taken[taken == SPREAD] = side
@@ -184,23 +184,23 @@ def _simplified(model, X, y, sample_weight, confidence: float):
                         "a rule's error rate counts the rows not of its class")
     classes, loss = model.classes_, decision_loss(model)
     matrix, codes = model.encode(X, y)
-    XT = np.ascontiguousarray(matrix.T)
+    encoded = np.ascontiguousarray(matrix)
     w = np.ones(len(codes)) if sample_weight is None else np.asarray(sample_weight, float)
-    ids = {id(node): i for i, node in enumerate(root.walk())}
+    ids = root.numbers()
     rules, seen = [], set()
     for leaf, path in leaf_paths(root):
         k = int(most_probable(leaf.prediction, loss))
-        passes = np.array([_holds(test, XT) for test in path]).reshape(len(path), len(codes))
+        passes = np.array([_holds(test, encoded) for test in path]).reshape(len(path), len(codes))
         kept = [path[i] for i in _generalized(list(path), passes, codes == k, w, confidence)]
         text = _conditions(tuple(kept))
         if not kept or (text, k) in seen:  # C4.5rules leaves a rule without tests to the default
             continue
         seen.add((text, k))
-        covered = np.all([_holds(test, XT) for test in kept], axis=0)
+        covered = np.all([_holds(test, encoded) for test in kept], axis=0)
         cover = float(w[covered].sum())
         share = float(w[covered & (codes == k)].sum()) / cover if cover else 0.0
         rules.append((Rule(text, classes[k], cover, share, ids[id(leaf)]), tuple(kept)))
-    return rules, XT, codes, w
+    return rules, encoded, codes, w
 
 
 def simplify_rules(model, X, y, sample_weight=None, confidence: float = 0.25) -> list[Rule]:
@@ -296,9 +296,9 @@ class RuleListClassifier(ClassifierMixin, BaseEstimator):
         """Grow the tree on (X, y) and read the rule list off it; see the class."""
         confidence = self._parameters["confidence"](self.confidence, "confidence")
         tree = self._tree().fit(X, y, sample_weight=sample_weight)
-        rules, XT, codes, w = _simplified(tree, X, y, sample_weight, confidence)
-        passes = np.array([np.all([_holds(t, XT) for t in tests], axis=0) for _, tests in rules]
-                          ).reshape(len(rules), XT.shape[1])
+        rules, encoded, codes, w = _simplified(tree, X, y, sample_weight, confidence)
+        passes = np.array([np.all([_holds(t, encoded) for t in tests], axis=0)
+                           for _, tests in rules]).reshape(len(rules), len(encoded))
         n_classes = len(tree.classes_)
         k = np.array([int(np.flatnonzero(tree.classes_ == r.predicts)[0]) for r, _ in rules],
                      dtype=int)
@@ -366,10 +366,10 @@ class RuleListClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """The class of the first rule whose conditions hold for the row, else the default."""
         check_is_fitted(self, "rules_")
-        XT = np.ascontiguousarray(self.estimator_._encoded(X).T)
-        answer = np.full(XT.shape[1], len(self.rules_), dtype=int)
+        encoded = np.ascontiguousarray(self.estimator_._encoded(X))
+        answer = np.full(len(encoded), len(self.rules_), dtype=int)
         for i in reversed(range(len(self.rules_))):
-            answer[np.all([_holds(t, XT) for t in self._tests[i]], axis=0)] = i
+            answer[np.all([_holds(t, encoded) for t in self._tests[i]], axis=0)] = i
         labels = np.array([r.predicts for r in self.rules_] + [self.default_class_],
                           dtype=self.classes_.dtype)
         return labels[answer]

@@ -86,7 +86,7 @@ def leaf_ids(root: Node, matrix: np.ndarray, predict_missing: str) -> np.ndarray
     (CART: no surrogate places it, the children hold as many rows), that node."""
     ids = root.numbers()
     end, largest = np.full(len(matrix), -1), np.zeros(len(matrix))
-    for node, rows, shares, ended in reach(root, matrix.T, predict_missing):
+    for node, rows, shares, ended in reach(root, matrix, predict_missing):
         rows, shares = rows[ended], shares[ended]
         larger = shares > largest[rows]
         end[rows[larger]], largest[rows[larger]] = ids[id(node)], shares[larger]
@@ -98,7 +98,7 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
     (ids as :func:`leaf_ids`): 1 where the row reaches the node, by any share."""
     from scipy.sparse import csr_matrix
     ids = root.numbers()
-    paths = [(ids[id(node)], rows) for node, rows, _, _ in reach(root, matrix.T, predict_missing)]
+    paths = [(ids[id(node)], rows) for node, rows, _, _ in reach(root, matrix, predict_missing)]
     rows = np.concatenate([reached for _, reached in paths])
     columns = np.concatenate([np.full(len(reached), i) for i, reached in paths])
     indicator = csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, columns)),

@@ -54,17 +54,17 @@ class Split:
 
 @dataclass(frozen=True)
 class TrainingSet:
-    """The training data as the kernels read it: ``XT[j]`` is column j (category codes or
-    numbers, NaN where missing; ``X.T``, a view of X, not a copy, when X is a writable float64
-    array in row order: the kernels are compiled for writable arrays in column order, and a
-    table of one column, in both orders at once, for that layout too; a copy would double
-    fit's memory on large tables), ``y`` each row's class code (as a float) or target value,
+    """The training data as the kernels read it: ``X[i, j]`` is row i's value of column j
+    (a category code or number, NaN where missing; X itself, not a copy, when it is a
+    writable float64 array in row order, the one layout the kernels are compiled for, which
+    a table of one column or one row has too; a copy would double fit's memory on large
+    tables), ``y`` each row's class code (as a float) or target value,
     ``n_classes`` 0 for regression,
     ``n_categories[j]`` 0 for a numeric column, ``slot[j]`` the place of a numeric column
     among the numeric ones (-1 if categorical), and ``total_weight`` the weight of the rows
     the tree is grown on."""
 
-    XT: np.ndarray
+    X: np.ndarray
     y: np.ndarray
     n_classes: int
     n_categories: np.ndarray
@@ -80,9 +80,9 @@ class TrainingSet:
                                 dtype=np.int64)
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
-        XT = np.require(X.T, float, ["F", "W"])
-        tied = np.array([_has_ties(XT[j]) for j in np.flatnonzero(numeric)], dtype=bool)
-        return cls(XT, np.require(y, float, ["C", "W"]), n_classes, n_categories, slot,
+        X = np.require(X, float, ["C", "W"])
+        tied = np.array([_has_ties(X[:, j]) for j in np.flatnonzero(numeric)], dtype=bool)
+        return cls(X, np.require(y, float, ["C", "W"]), n_classes, n_categories, slot,
                    tuple(f.name for f in features), total_weight, tied)
 
     def value_at_most(self, j: int, t: float) -> float:
@@ -90,7 +90,7 @@ class TrainingSet:
         value seen in the data (Quinlan 1993): the largest value not above t, except that
         values within 1e-6 of one another count as one, the first in row order
         (:func:`dtree.kernels.j48_split_point`)."""
-        return float(compiled(kernels.j48_split_point)(self.XT[j], t))  # a float, not numpy's
+        return float(compiled(kernels.j48_split_point)(self.X[:, j], t))  # a float, not numpy's
 
     def sorted_rows(self, rows: np.ndarray) -> np.ndarray:
         """For each numeric column, the positions in ``rows`` sorted by value, missing last.
@@ -102,7 +102,7 @@ class TrainingSet:
         numeric = np.flatnonzero(self.slot >= 0)
         order = np.empty((len(numeric), len(rows)), dtype=np.int32)
         for s, j in enumerate(numeric):
-            order[s] = np.argsort(self.XT[j, rows], kind="stable" if self.tied[s] else None)
+            order[s] = np.argsort(self.X[rows, j], kind="stable" if self.tied[s] else None)
         return order
 
 
@@ -163,7 +163,7 @@ def candidate_splits(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     impurity = kernels.IMPURITY_CODES[SCORES[criterion]]
     search = compiled(kernels.score_attributes)
     gain, iv, threshold, n_branches, allowed, sides, missing_left = search(
-        data.XT, data.y, data.n_classes, impurity, rows, weights, order, attributes,
+        data.X, data.y, data.n_classes, impurity, rows, weights, order, attributes,
         data.n_categories, data.slot, cut_by_ratio, min_leaf, j48, missing_branch, binary,
         discount_missing, learn, min_weight)
     # in plain lists: a node has a handful of attributes, too few for numpy's per-call overhead

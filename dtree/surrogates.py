@@ -114,7 +114,7 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     """The surrogates of a node's primary split on column ``primary``, best first (rpart's
     ``surrogate()``; see the module docstring for the definitions and rpart's rules).
 
-    ``data`` is the encoded training set (``dtree.splits.TrainingSet``: ``XT``,
+    ``data`` is the encoded training set (``dtree.splits.TrainingSet``: ``X``,
     ``n_categories``, ``slot``, ``names``); ``rows`` and ``weights`` are the node's rows, all of
     them, also those whose primary value is missing (they place numeric cuts); ``goes_left[i]``
     is True where the primary sends ``rows[i]`` left (ignored where the primary value is
@@ -128,7 +128,7 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
     rows = np.asarray(rows, dtype=np.int64)
     weights = np.asarray(weights, dtype=float)
     goes_left = np.asarray(goes_left, dtype=np.bool_)
-    n_features = data.XT.shape[0]
+    n_features = data.X.shape[1]
     if weights.shape != rows.shape or goes_left.shape != rows.shape:
         raise ValueError(f"rows, weights and goes_left need the same length, got {len(rows)}, "
                          f"{len(weights)} and {len(goes_left)}")
@@ -142,7 +142,7 @@ def find_surrogates(data: TrainingSet, rows: np.ndarray, weights: np.ndarray,
         order = data.sorted_rows(rows)
     search = compiled(_surrogate_search)
     sent, ranked, agreement, adjusted, threshold, reverse, codes = search(
-        data.XT, data.n_categories, data.slot, rows, weights, goes_left, order, primary, style,
+        data.X, data.n_categories, data.slot, rows, weights, goes_left, order, primary, style,
         max_surrogates)
     if min(sent.tolist()) <= 0:
         raise ValueError("the primary split must send weight both ways (goes_left is all "
@@ -188,7 +188,7 @@ def _majority(goes_left, w, known):
 
 # ------------------------------------------------------------------------------ kernels
 @kernel
-def _node_surrogates(XT, n_categories, slot, rows, w, order, primary, threshold, codes,
+def _node_surrogates(X, n_categories, slot, rows, w, order, primary, threshold, codes,
                      max_surrogates):
     """What the grower keeps at a node whose binary split tests column ``primary``
     (:func:`dtree.routing.branch_of`: ``threshold``, or for categories, threshold NaN, each
@@ -198,29 +198,29 @@ def _node_surrogates(XT, n_categories, slot, rows, w, order, primary, threshold,
     n = len(rows)
     goes_left, known = np.empty(n, np.bool_), np.empty(n, np.bool_)
     for i in range(n):
-        value = XT[primary, rows[i]]
+        value = X[rows[i], primary]
         known[i] = not math.isnan(value)
         goes_left[i] = branch_of(value, threshold, codes, 0) == 0
     sent, ranked, agreement, adjusted, cut, reverse, sides = _surrogate_search(
-        XT, n_categories, slot, rows, w, goes_left, order, primary, 0,
+        X, n_categories, slot, rows, w, goes_left, order, primary, 0,
         max_surrogates if n >= MIN_ROWS else 0)
     return _majority(goes_left, w, known), ranked, agreement, adjusted, cut, reverse, sides
 
 
 @kernel
-def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary, style,
+def _surrogate_search(X, n_categories, slot, rows, w, goes_left, order, primary, style,
                       max_surrogates):
     """The best surrogate split of every column but ``primary`` (rpart's ``surrogate()``).
     Returns the weights the primary sends left and right; the columns kept (adjusted agreement
     above 1e-10), ranked by agreement, the column order breaking ties, at most
     ``max_surrogates``; and per column the agreement and adjusted agreement (0 where no split
     is found), threshold, reverse and category sides (0 left, 1 right, -1 not placed)."""
-    n_features, n = XT.shape[0], len(rows)
+    n_features, n = X.shape[1], len(rows)
     side = np.empty(n, dtype=np.int8)  # the primary's side of each row, -1 if missing
     t_left = t_right = 0.0
     n_counted = 0  # rows with a known primary value and a positive weight
     for i in range(n):
-        if math.isnan(XT[primary, rows[i]]):
+        if math.isnan(X[rows[i], primary]):
             side[i] = -1
             continue
         side[i] = 0 if goes_left[i] else 1
@@ -240,11 +240,11 @@ def _surrogate_search(XT, n_categories, slot, rows, w, goes_left, order, primary
             continue
         if n_categories[j] == 0:
             found, agree, majority, total, cut, lower_right = _numeric_surrogate(
-                XT[j], rows, w, side, order[slot[j]], t_left, t_right, n_counted)
+                X[:, j], rows, w, side, order[slot[j]], t_left, t_right, n_counted)
             threshold[j], reverse[j] = cut, lower_right
         else:
             found, agree, majority, total = _categorical_surrogate(
-                XT[j], n_categories[j], rows, w, side, codes[j])
+                X[:, j], n_categories[j], rows, w, side, codes[j])
         if not found:
             continue
         if style == 0:  # over every row with a known primary value

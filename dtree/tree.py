@@ -524,18 +524,18 @@ def _rebuild(columns: dict) -> Node:
 
 
 # ------------------------------------------------------------------ the routing rule
-def value_branches(node: Node, XT: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def value_branches(node: Node, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The branch of each row's tested value at an internal node (:func:`dtree.routing.branch_of`):
     0 if ``value <= threshold``, else 1; for a category, the branch of its code. SPREAD where
-    the value is missing (NaN) or its category has no branch there. ``XT`` holds the encoded
-    data column by column (one row per feature), ``rows`` the columns to read."""
+    the value is missing (NaN) or its category has no branch there. ``X`` holds the encoded
+    rows (C order), ``rows`` the ones to read."""
     a = _tested([node])
-    return compiled(route_rows)(XT.T, rows, 0, a.feature, a.threshold, a.codes, a.code_start,
+    return compiled(route_rows)(X, rows, 0, a.feature, a.threshold, a.codes, a.code_start,
                                 np.zeros((1, 2), np.int64), a.surrogate_table,
                                 a.surrogate_threshold, np.full(1, -1), SPREAD)
 
 
-def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str = "distribute",
+def branches(node: Node, X: np.ndarray, rows: np.ndarray, predict_missing: str = "distribute",
              at_fit: bool = False) -> np.ndarray:
     """Which branch each row takes at an internal node: the library's one routing rule,
     :mod:`dtree.routing`, which the grower, the pruners and prediction follow.
@@ -546,16 +546,16 @@ def branches(node: Node, XT: np.ndarray, rows: np.ndarray, predict_missing: str 
     ``missing="learn"``); else the majority branch (``at_fit``) or the larger child (at
     prediction); else, as ``predict_missing`` says, the branch of largest training fraction
     ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993, ch. 3) or none: it
-    stays at the node (STAY, "stop"; rpart's rule on a tie). ``XT`` holds the encoded data
-    column by column (one row per feature), ``rows`` the columns to read."""
-    return _routed(_tested([node]), 0, XT, rows, predict_missing, at_fit)
+    stays at the node (STAY, "stop"; rpart's rule on a tie). ``X`` holds the encoded rows
+    (C order), ``rows`` the ones to read."""
+    return _routed(_tested([node]), 0, X, rows, predict_missing, at_fit)
 
 
-def _routed(a, i: int, XT: np.ndarray, rows: np.ndarray, predict_missing: str,
+def _routed(a, i: int, X: np.ndarray, rows: np.ndarray, predict_missing: str,
             at_fit: bool) -> np.ndarray:
     """:func:`dtree.routing.route_rows` at node ``i`` of routing arrays ``a``, with the detour
     that ``predict_missing`` and ``at_fit`` call for."""
-    return compiled(route_rows)(XT.T, rows, i, a.feature, a.threshold, a.codes, a.code_start,
+    return compiled(route_rows)(X, rows, i, a.feature, a.threshold, a.codes, a.code_start,
                                 a.surrogates, a.surrogate_table, a.surrogate_threshold,
                                 _detour_of(a, predict_missing, at_fit), otherwise(predict_missing))
 
@@ -591,22 +591,22 @@ def hand_down(branch: np.ndarray, rows: np.ndarray, weights: np.ndarray, shares:
     return parts
 
 
-def reach(root: Node, XT: np.ndarray, predict_missing: str = "distribute", at_fit: bool = False,
+def reach(root: Node, X: np.ndarray, predict_missing: str = "distribute", at_fit: bool = False,
           ) -> Iterator[tuple[Node, np.ndarray, np.ndarray, np.ndarray]]:
-    """Where the rows of ``XT`` (encoded, one column per row) go in the tree, as prediction
+    """Where the rows of ``X`` (encoded, C order) go in the tree, as prediction
     sends them (``at_fit``: as the grower did): for every node reached (parents first), the
     rows that reach it, the share of each row's weight that does, and whether that share ends
     there (always at a leaf; at an internal node for a row that stays, ``STAY``). A row's
     prediction is the sum, over the nodes where its shares end, of share x the node's
     prediction."""
-    n, layout = XT.shape[1], Layout(root, numbered=True)
+    n, layout = X.shape[0], Layout(root, numbered=True)
     stack = [(root, np.arange(n), np.ones(n))]
     while stack:
         node, rows, weights = stack.pop()
         if not node.children:
             yield node, rows, weights, np.ones(len(rows), dtype=bool)
             continue
-        branch = layout.branches(node, XT, rows, predict_missing, at_fit)
+        branch = layout.branches(node, X, rows, predict_missing, at_fit)
         yield node, rows, weights, branch == STAY
         parts = hand_down(branch, rows, weights, node.branch_fractions)
         stack.extend((child, *part) for child, part in zip(reversed(node.children),
@@ -809,11 +809,11 @@ class Layout:
     def __deepcopy__(self, memo: dict) -> Layout:
         return Layout(None)
 
-    def branches(self, node: Node, XT: np.ndarray, rows: np.ndarray,
+    def branches(self, node: Node, X: np.ndarray, rows: np.ndarray,
                  predict_missing: str = "distribute", at_fit: bool = False) -> np.ndarray:
         """:func:`branches` at ``node``, a node of a numbered layout, on its routing arrays
         (patched by the edits, so that a pruner routes on the tree as it stands)."""
-        return _routed(self.arrays, self.number[id(node)], XT, rows, predict_missing, at_fit)
+        return _routed(self.arrays, self.number[id(node)], X, rows, predict_missing, at_fit)
 
     def __reduce__(self):
         return Layout, (self.root,)

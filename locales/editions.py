@@ -103,6 +103,26 @@ class TranslatableExerciseTitles(SphinxTransform):
                 title.parent.parent.insert(1, message)
 
 
+class TranslatableTableCells(SphinxTransform):
+    """The cells of a table in an exercise or a solution (the bus days of chapter 2's first
+    exercise): MyST parses a directive's table without giving its cells a source, and Sphinx
+    translates no node without one, so the Chinese page showed them in English. Each such cell
+    gets its page as source and the line of the nearest element that has one, before Sphinx
+    translates the page (priority 20) and for the gettext builder alike."""
+
+    default_priority = 15
+
+    def apply(self) -> None:
+        for table in self.document.findall(nodes.table):
+            for cell in table.findall(nodes.TextElement):
+                if not cell.source:
+                    above = cell.parent
+                    while above is not None and not above.line:
+                        above = above.parent
+                    cell.source = self.document["source"]
+                    cell.line = above.line if above is not None else 0
+
+
 class TranslatedTitlesInSolutions(SphinxTransform):
     """A solution's title repeats its exercise's, taken from the copy sphinx-exercise keeps
     of the exercise as the directive made it, before Sphinx translated the page (priority
@@ -158,6 +178,7 @@ def setup(app):
     app.connect("builder-inited", _single_page_handlers)
     app.add_transform(TranslateTocCaptions)
     app.add_transform(TranslatableExerciseTitles)
+    app.add_transform(TranslatableTableCells)
     app.add_transform(TranslatedTitlesInSolutions)
     app.connect("html-page-context", _add_link)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

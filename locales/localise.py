@@ -32,6 +32,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import extract_messages
 
 from dtree.notebook import ZH_FIGURE  # where a figure's Chinese rendering is kept
 
@@ -109,6 +113,13 @@ def _pattern() -> re.Pattern:
     return re.compile(rf"(?<![\w.\-'])(?:{words})(?![\w\-(=]|\.\w)")
 
 
+def translate_labels(text: str) -> str:
+    """``text`` with each label of the map in it, as a whole word, in Chinese, longest first;
+    nothing else changed (a formula's \\text{...}, "sunny " -> "晴 ")."""
+    labels = label_map()
+    return _pattern().sub(lambda match: labels[match[0]], text)
+
+
 def translate(text: str) -> str:
     """A table cell's text in Chinese: the whole cell if it is a label, else each label in it.
     A label after its own Chinese ("纹理 texture", as some quantities name an attribute) goes."""
@@ -118,7 +129,7 @@ def translate(text: str) -> str:
         return text.replace(text.strip(), labels[key])
     for pattern, chinese in RULES:
         text = pattern.sub(chinese, text)
-    done = _pattern().sub(lambda match: labels[match[0]], text)
+    done = translate_labels(text)
     done = re.sub(rf"({HAN}+) (\1(?!{HAN})|\(\1\))", r"\1", done)  # 剪枝 (剪枝)
     return re.sub(rf"(?<={HAN}) (?={HAN})", "", done)  # no space between Chinese words
 
@@ -252,6 +263,48 @@ def keep_words(doctree) -> None:
 #: A line of a tree printed as text (dtree.export_text: "|   |--- texture = clear"); the
 #: other lines of a printed output (logs, warnings) stay as the code printed them
 _TREE_LINE = re.compile(r"^[ \t]*\|[^\n]*", re.M)
+#: A rule printed as text (dtree.export_rules, a dtree.Rule: "if outlook = sunny and humidity =
+#: high then no (cover 3, confidence 1.000)", a regressor's without its confidence), and the
+#: default that ends a rule list ("otherwise yes"), which only a rule's line may precede
+_RULE = re.compile(r"(?P<indent>[ \t]*)if (?P<test>.+) then (?P<predicts>.+?) "
+                   r"\(cover (?P<cover>[\d.e+]+)(?:, confidence (?P<confidence>[\d.]+))?\)[ \t]*")
+_DEFAULT = re.compile(r"(?P<indent>[ \t]*)otherwise (?P<predicts>.+?)[ \t]*")
+#: One test of a rule: "texture = clear", "x0 <= 2.5", "0.38 < density <= 0.5",
+#: "colour in {dark, green}"
+_CONDITION = re.compile(r"(?:\S+ < )?(?P<name>.+?) (?:<=|>=|<|>|=|!=|in) .+")
+
+
+def translate_condition(condition: str) -> str:
+    """A rule's test in Chinese as a printed tree's line is, if it tests an attribute of the
+    map ("humidity = high" -> "湿度 = 高"); a test of another attribute (the UCI data's
+    "maint = high", "x0 <= 2.5") stays as the code names it, all of it. "in" is "∈" in both."""
+    match = _CONDITION.fullmatch(condition)
+    if match and match["name"] in label_map():
+        condition = translate(condition)
+    return condition.replace(" in {", " ∈ {")
+
+
+def translate_rules(text: str) -> str:
+    """The rules printed in ``text`` (:data:`_RULE`) in Chinese, "若 天气 = 晴 且 湿度 = 高 则 否
+    (覆盖 3, 置信度 1.000)", and the default after them, "否则 是": the tests through
+    :func:`translate_condition`, a class that is a label through the map, the numbers as
+    printed; every other line as it is."""
+    labels, lines, after_rule = label_map(), [], False
+    for line in text.split("\n"):
+        rule = _RULE.fullmatch(line)
+        default = after_rule and _DEFAULT.fullmatch(line)
+        if rule:
+            test = ("（无条件）" if rule["test"] == "always" else
+                    " 且 ".join(map(translate_condition, rule["test"].split(" and "))))
+            numbers = f"覆盖 {rule['cover']}" + (
+                f", 置信度 {rule['confidence']}" if rule["confidence"] is not None else "")
+            line = (f"{rule['indent']}若 {test} 则 "
+                    f"{labels.get(rule['predicts'], rule['predicts'])} ({numbers})")
+        elif default:
+            line = f"{default['indent']}否则 {labels.get(default['predicts'], default['predicts'])}"
+        lines.append(line)
+        after_rule = bool(rule)
+    return "\n".join(lines)
 
 
 def _ancestors(node):
@@ -261,8 +314,8 @@ def _ancestors(node):
 
 
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese, the trees printed as
-    text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    """Every stored HTML output of the page (its tables) in Chinese, the trees and the rules
+    printed as text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
     then the short Chinese words of every table kept whole (:func:`keep_words_html`,
     :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
@@ -273,11 +326,11 @@ def localise_outputs(app, doctree, docname) -> None:
     for block in doctree.findall(nodes.literal_block):
         if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
             text = block.astext()
-            if _TREE_LINE.search(text):
-                text = _TREE_LINE.sub(lambda line: translate(line[0]).replace(" in {", " ∈ {"),
-                                      text)
-                block.children = [nodes.Text(text)]
-                block.rawsource = text  # what Sphinx's html writer highlights
+            localised = translate_rules(_TREE_LINE.sub(
+                lambda line: translate(line[0]).replace(" in {", " ∈ {"), text))
+            if localised != text:
+                block.children = [nodes.Text(localised)]
+                block.rawsource = localised  # what Sphinx's html writer highlights
     for glued in doctree.findall(nodes.inline):
         if "pasted-text" in glued.get("classes", []):
             glued.children = [nodes.Text(translate(child.astext()))
@@ -352,6 +405,32 @@ def localise_figures(app, docname: str, source: list[str]) -> None:
             source[0] = json.dumps(notebook, ensure_ascii=False)
 
 
+class TranslatedFormulas(SphinxTransform):
+    """A display formula's translation (its words in \\text{...} through the map, \\text{晴 }):
+    Sphinx parses a literal's translation as reStructuredText's literal block, "::" and the
+    text indented, which MyST reads as a paragraph "::", and the formula became ``\\[::\\]``.
+    The translation goes in here instead, before Sphinx translates the page (priority 20);
+    the formula's text is then the Chinese message, of which the catalog has no translation,
+    and Sphinx leaves it as it is."""
+
+    default_priority = 19
+
+    def apply(self) -> None:
+        catalog = self._catalog()
+        for node, message in extract_messages(self.document) if catalog else []:
+            translation = catalog.gettext(message)
+            if (isinstance(node, nodes.math_block) and translation != message
+                    and node.astext() == message):
+                node.children = [nodes.Text(translation)]
+                node.rawsource = translation
+
+    def _catalog(self):
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        folders = [str(Path(self.env.srcdir) / folder) for folder in self.config.locale_dirs]
+        catalog, found = init_locale(folders, self.config.language, domain)
+        return catalog if found else None
+
+
 #: The theme's buttons that sphinx-book-theme 1.3 leaves in English for zh_CN, or in Taiwan's
 #: phrasing (列印成 PDF)
 THEME = {"Repository": "源码仓库", "Open issue": "提交问题", "Source repositories": "源码仓库",
@@ -409,6 +488,7 @@ def setup(app):
         LABELS, GLOSSARY, ROOT / "dtree" / "datasets" / "__init__.py", Path(__file__)))
     app.add_config_value("localise_labels", hashlib.sha256(sources).hexdigest(), "env")
     app.connect("source-read", localise_figures)
+    app.add_transform(TranslatedFormulas)
     app.connect("doctree-resolved", localise_outputs)
     app.connect("build-finished", localise_written_pages)
     app.connect("builder-inited", bibliography_zh.localise_entries, priority=900)

@@ -64,6 +64,11 @@ def test_the_kernels_are_cached_in_that_directory():
     names = {path.name.split("-")[0] for path in directory.glob("*.nbi")}
     assert {"grow.grow_subtree", "kernels.score_attributes", "kernels.partition"} <= names
     assert (directory / "complete").exists()
+    # one version of the grower and of the split search (their longest compiles): precompile
+    # compiles grow_subtree first through a fit's own call (jit._grower_first), with the
+    # argument types of every fit
+    for kernel in ("grow.grow_subtree", "kernels.score_attributes"):
+        assert len(list(directory.glob(f"{kernel}-*.nbc"))) == 1, kernel
     assert cached_in_package() == before  # numba's default place: nothing written
 
 
@@ -103,3 +108,37 @@ def test_a_small_call_runs_plain_until_the_kernels_are_loaded():
     assert (small, loaded) == (False, True)
     assert compiled[1:] == [True, True]  # after precompile every call runs compiled
     assert plain == compiled[0]
+
+
+
+ONE_COLUMN = """
+import json
+import numpy as np, pandas as pd
+import dtree
+from dtree import jit
+dtree.jit.precompile(quiet=True)
+rng = np.random.default_rng(0)
+n = 2 * dtree.grow.SUBTREE_ROWS + 100  # the root's split is made outside grow_subtree
+x = rng.normal(size=(n, 3)).round(2)
+y = (x[:, 0] + rng.normal(size=n) > 0).astype(int)
+colour = pd.DataFrame({"colour": pd.Categorical(rng.choice(list("rgb"), n))})
+for model, X in [(dtree.CARTClassifier(), x), (dtree.CARTClassifier(), x[:, :1]),
+                 (dtree.C45Classifier(), x[:, :1]), (dtree.C45Classifier.j48(), x[:, :1]),
+                 (dtree.CARTRegressor(), x[:, :1]), (dtree.ID3Classifier(), colour),
+                 (dtree.CARTClassifier(), colour), (dtree.CARTClassifier(), x[:2])]:
+    model.fit(X, y[:len(X)]).predict(X)
+print(json.dumps({name: len(jit._compiled[module, name].signatures) for module, name in
+                  [("dtree.grow", "grow_subtree"), ("dtree.kernels", "score_attributes")]}))
+"""
+
+
+def test_a_table_of_one_column_or_one_row_takes_the_kernels_of_a_wide_one():
+    # a (n, 1) or (1, p) matrix is both C- and F-contiguous, which numba types as C; the
+    # kernels read the training matrix in C order, as a wider table has it too, so one
+    # version of the grower and of the split search serves every table (there were two,
+    # and a one-column fit after precompile compiled the grower again: about a minute)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    done = subprocess.run([sys.executable, "-c", ONE_COLUMN], capture_output=True, text=True,
+                          env=env, check=True)
+    assert json.loads(done.stdout) == {"grow_subtree": 1, "score_attributes": 1}
+    assert "compiling" not in done.stderr, done.stderr

@@ -79,6 +79,86 @@ def test_a_verify_table_keeps_its_numbers_and_markup():
                      "增益最大的属性（根结点）", "纹理", "脐部", "✗ 勘误"]
 
 
+#: dtree.export_rules of ID3's tree on Quinlan's weather data as a RuleListClassifier lists
+#: it (chapter 15), and the same rules in Chinese, written by hand from the glossary's and
+#: labels.tsv's rows: outlook 天气, sunny 晴, humidity 湿度, high 高, windy 有风, TRUE 是
+WEATHER_RULES = """\
+if outlook = sunny and humidity = high then no (cover 3, confidence 1.000)
+if outlook = rainy and windy = TRUE then no (cover 2, confidence 1.000)
+if humidity = normal then yes (cover 7, confidence 0.857)
+otherwise yes"""
+WEATHER_RULES_ZH = """\
+若 天气 = 晴 且 湿度 = 高 则 否 (覆盖 3, 置信度 1.000)
+若 天气 = 雨 且 有风 = 是 则 否 (覆盖 2, 置信度 1.000)
+若 湿度 = 正常 则 是 (覆盖 7, 置信度 0.857)
+否则 是"""
+
+
+def test_printed_rules_are_translated_and_keep_their_numbers():
+    assert localise.translate_rules(WEATHER_RULES) == WEATHER_RULES_ZH
+    # a regressor's rule, thresholds and sets, as a printed tree's lines are
+    assert localise.translate_rules(
+        "if 0.38 < density <= 0.5 and colour in {dark, green} then 0.25 (cover 2.5)") == (
+        "若 0.38 < 密度 <= 0.5 且 色泽 ∈ {乌黑, 青绿} 则 0.25 (覆盖 2.5)")
+    # a test of an attribute the map does not name stays whole as the code names it (the UCI
+    # car data's "maint = high" is not half translated), and so does a class it does not name
+    assert localise.translate_rules(
+        "if safety = med and maint = high and x0 <= 2 then unacc (cover 48, confidence 1.000)"
+    ) == "若 safety = med 且 maint = high 且 x0 <= 2 则 unacc (覆盖 48, 置信度 1.000)"
+
+
+@pytest.mark.parametrize("text", [
+    "otherwise yes",  # a default without a rule before it
+    "if outlook = sunny then yes",  # no cover: not a rule dtree printed
+    "otherwise: right\nif you like, then yes (cover me)",
+    "18 possible days; dtree answers all: yes"])
+def test_other_printed_lines_stay_as_printed(text):
+    assert localise.translate_rules(text) == text
+
+
+def test_the_zh_build_shows_printed_rules_in_chinese():
+    # localise_outputs, as the zh build runs it on a page's stored outputs: the printed rules
+    # of an output in Chinese, a cell's source (not an output) as it is
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    page = new_document("page", get_default_settings(Parser))
+    source = nodes.literal_block(WEATHER_RULES, WEATHER_RULES)
+    output = nodes.literal_block(WEATHER_RULES, WEATHER_RULES)
+    page += nodes.container("", source, classes=["cell_input"])
+    page += nodes.container("", output, classes=["cell_output"])
+    localise.localise_outputs(None, page, "page")
+    assert (source.astext(), output.astext(), output.rawsource) == (
+        WEATHER_RULES, WEATHER_RULES_ZH, WEATHER_RULES_ZH)
+
+
+def test_a_display_formula_takes_its_translation(monkeypatch):
+    # Sphinx would read the translation as a "::" literal block, which MyST makes a paragraph
+    # "::" (the formula showed \\[::\\]); TranslatedFormulas puts it in the formula itself
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    english, chinese = "\n\\text{sunny } (3, 0)\n", "\n\\text{晴 } (3, 0)\n"
+    page = new_document("page.md", get_default_settings(Parser))
+    formulas = [nodes.math_block(english, english), nodes.math_block("x\n", "x\n")]
+    for formula in formulas:
+        formula.source, formula.line = "page.md", 3
+        page += formula
+
+    class Catalog:
+        def gettext(self, message):
+            return {english: chinese}.get(message, message)
+
+    transform = localise.TranslatedFormulas(page)
+    monkeypatch.setattr(transform, "_catalog", Catalog)
+    transform.apply()
+    assert [(f.astext(), f.rawsource) for f in formulas] == [(chinese, chinese), ("x\n", "x\n")]
+
+
 def test_citation_labels_in_chinese():
     from pybtex.database import Entry, Person
     from sphinxcontrib.bibtex.style.template import reference  # noqa: F401 (registers nodes)

@@ -101,7 +101,7 @@ def test_the_comparison_meets_every_kind_of_split():
         model = CARTClassifier(missing="learn", min_samples_leaf=5).fit(X, y, sample_weight=w)
         kinds += assert_same_tree(model.tree_.root, DecisionTreeClassifier(
             min_samples_leaf=5, random_state=0).fit(X, y, sample_weight=w).tree_)
-        for node, rows, _, _ in reach(model.tree_.root, X.T, "stop"):
+        for node, rows, _, _ in reach(model.tree_.root, X, "stop"):
             if node.children and not np.isnan(X[rows, node.feature_index]).any():
                 no_gap += 1
     assert {"cut", "is missing"} <= set(kinds)

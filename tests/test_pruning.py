@@ -434,13 +434,13 @@ def test_pruning_kernels_compiled_and_plain_agree():
 
 
 def test_subtree_raising_reads_the_training_matrix_without_copying_it():
-    # fit hands error-based pruning the matrix by columns (one row per feature, C-ordered);
-    # the estimate of a raised branch reads it as it is: no copy of its 8 MB
+    # fit hands error-based pruning the encoded matrix (a row per sample, C order); the
+    # estimate of a raised branch reads it as it is: no copy of its 8 MB
     rng = np.random.default_rng(0)
-    XT = rng.normal(size=(20, 50_000))
-    y = (XT[0] + XT[1] + rng.normal(size=50_000) > 0).astype(np.int64)
-    model = C45Classifier(max_depth=3).fit(XT[:, :2000].T, y[:2000])
-    training = (XT, y, np.ones(len(y)))
+    X = rng.normal(size=(50_000, 20))
+    y = (X[:, 0] + X[:, 1] + rng.normal(size=50_000) > 0).astype(np.int64)
+    model = C45Classifier(max_depth=3).fit(X[:2000], y[:2000])
+    training = (X, y, np.ones(len(y)))
     _error_based(copy_tree(model.tree_), training, 2, 0.25, "distribute")  # compiled first
     tracemalloc.start()
     try:
@@ -448,7 +448,7 @@ def test_subtree_raising_reads_the_training_matrix_without_copying_it():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < XT.nbytes / 2  # the rows and weights handed down take a third of it
+    assert peak < X.nbytes / 2  # the rows and weights handed down take a third of it
 
 
 @requires_rpart

@@ -84,7 +84,7 @@ def mixture(model, encoded: np.ndarray, predict_missing: str) -> np.ndarray:
     """Each row's prediction from the plain routing rule: share x prediction, summed over the
     nodes where the row's shares end."""
     out = np.zeros((len(encoded), len(model.tree_.prediction)))
-    for node, rows, shares, ends in reach(model.tree_.root, encoded.T, predict_missing):
+    for node, rows, shares, ends in reach(model.tree_.root, encoded, predict_missing):
         out[rows[ends]] += shares[ends, None] * node.prediction
     return out
 
@@ -133,7 +133,7 @@ def test_leaves_hold_the_rows_the_model_sends_there(name, pruner, seed):
     pruned, X, y, encoded = pruned_case(name, pruner, seed)
     codes = np.searchsorted(pruned.classes_, y)
     held = 0.0
-    for node, rows, shares, ends in reach(pruned.tree_.root, encoded.T, routing_at_fit(pruned),
+    for node, rows, shares, ends in reach(pruned.tree_.root, encoded, routing_at_fit(pruned),
                                           at_fit=True):
         counts = np.bincount(codes[rows], weights=shares, minlength=len(pruned.classes_))
         np.testing.assert_allclose(node.value, counts, atol=1e-9)
@@ -239,7 +239,7 @@ def test_cart_min_samples_leaf_counts_rows_with_a_known_value():
 def test_cart_min_samples_leaf_holds_for_the_known_values(seed):
     X, y, encoded = random_data(seed, n=200)
     model = CARTClassifier(min_samples_leaf=7).fit(X, y)
-    for node, rows, shares, ends in reach(model.tree_.root, encoded.T, "stop"):
+    for node, rows, shares, ends in reach(model.tree_.root, encoded, "stop"):
         if node.children:
             column = encoded[rows, node.feature_index]
             known = column[~np.isnan(column)]
@@ -303,10 +303,10 @@ def test_no_public_function_changes_a_fitted_tree():
         dtree.prune_error_based: lambda: dtree.prune_error_based(model, X, y),
         dtree.prune_pessimistic: lambda: dtree.prune_pessimistic(model),
         dtree.tree.predict_values: lambda: dtree.tree.predict_values(model.tree_.root, encoded),
-        dtree.tree.branches: lambda: dtree.tree.branches(model.tree_.root, encoded.T, rows),
-        dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_.root, encoded.T,
+        dtree.tree.branches: lambda: dtree.tree.branches(model.tree_.root, encoded, rows),
+        dtree.tree.value_branches: lambda: dtree.tree.value_branches(model.tree_.root, encoded,
                                                                      rows),
-        dtree.tree.reach: lambda: list(reach(model.tree_.root, encoded.T)),
+        dtree.tree.reach: lambda: list(reach(model.tree_.root, encoded)),
         dtree.tree.copy_tree: lambda: dtree.tree.copy_tree(model.tree_.root),
         dtree.export_text: lambda: dtree.export_text(model),
         dtree.export_graphviz: lambda: dtree.export_graphviz(model, filled=True),
@@ -407,37 +407,37 @@ def test_the_routing_rule_by_hand():
     surrogates = (Surrogate("s", 1, 0.9, 0.5, threshold=10.0, reverse=True),
                   Surrogate("c", 2, 0.8, 0.4, category_sets=(frozenset({0}), frozenset({1})),
                             branch_of_code=(0, 1, -1)))
-    XT = np.array([[1, 3, NAN, NAN, NAN, NAN, NAN],
-                   [NAN, NAN, 12, 5, NAN, NAN, NAN],
-                   [NAN, NAN, 0, 1, 1, 2, NAN]], dtype=float)
+    X = np.array([[1, 3, NAN, NAN, NAN, NAN, NAN],
+                  [NAN, NAN, 12, 5, NAN, NAN, NAN],
+                  [NAN, NAN, 0, 1, 1, 2, NAN]], dtype=float).T.copy()  # a row per sample
     rows = np.arange(7)
     node = _hand_node(feature="x", feature_index=0, threshold=2.5, surrogates=surrogates,
                       majority_branch=1, larger_branch=0)
     # by value: 1 left, 3 right; by s: 12 > 10 left, 5 right; by c: 1 right; nothing places
     # the last two: the majority branch at fit, the larger child at prediction
-    assert branches(node, XT, rows, at_fit=True).tolist() == [0, 1, 0, 1, 1, 1, 1]
-    assert branches(node, XT, rows).tolist() == [0, 1, 0, 1, 1, 0, 0]
-    assert value_branches(node, XT, rows).tolist() == [0, 1] + [SPREAD] * 5
+    assert branches(node, X, rows, at_fit=True).tolist() == [0, 1, 0, 1, 1, 1, 1]
+    assert branches(node, X, rows).tolist() == [0, 1, 0, 1, 1, 0, 0]
+    assert value_branches(node, X, rows).tolist() == [0, 1] + [SPREAD] * 5
     bare = _hand_node(feature="x", feature_index=0, threshold=2.5, surrogates=surrogates)
     for strategy, last in [("distribute", SPREAD), ("stop", STAY), ("most_frequent", 1)]:
-        assert branches(bare, XT, rows, strategy).tolist() == [0, 1, 0, 1, 1, last, last]
+        assert branches(bare, X, rows, strategy).tolist() == [0, 1, 0, 1, 1, last, last]
     # compiled prediction follows the same rule: a spread row mixes the leaves 0.3 : 0.7, a
     # row that stays takes the node's prediction, which is the same mix here
     for strategy, mixed in [("distribute", [0.3, 0.7]), ("stop", [0.3, 0.7]),
                             ("most_frequent", [0.0, 1.0])]:
-        np.testing.assert_allclose(dtree.tree.predict_values(bare, XT.T, strategy),
+        np.testing.assert_allclose(dtree.tree.predict_values(bare, X, strategy),
                                    [[1, 0], [0, 1], [1, 0], [0, 1], [0, 1], mixed, mixed])
     # C4.5's own branch for missing values, and CART's learned side, before the larger child
     own = _hand_node(feature="c", feature_index=2, category_sets=(frozenset({0}),
                      frozenset({1, 2})), branch_of_code=np.array([0, 1, 1]), missing_branch=1)
-    assert branches(own, XT, rows).tolist() == [1, 1, 0, 1, 1, 1, 1]
+    assert branches(own, X, rows).tolist() == [1, 1, 0, 1, 1, 1, 1]
     learned = _hand_node(feature="x", feature_index=0, threshold=2.5, missing_side=1,
                          larger_branch=0)
-    assert branches(learned, XT, rows).tolist() == [0, 1, 1, 1, 1, 1, 1]
+    assert branches(learned, X, rows).tolist() == [0, 1, 1, 1, 1, 1, 1]
     # the most frequent branch is the first of those tied up to round-off
     even = _hand_node(feature="x", feature_index=0, threshold=2.5)
     even.branch_fractions = np.array([0.3, 0.1 + 0.2])  # the second larger by round-off
-    assert branches(even, XT, rows, "most_frequent").tolist() == [0, 1, 0, 0, 0, 0, 0]
+    assert branches(even, X, rows, "most_frequent").tolist() == [0, 1, 0, 0, 0, 0, 0]
 
 
 def test_binary_category_maps_are_laid_out_as_bit_masks():

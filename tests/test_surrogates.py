@@ -56,7 +56,7 @@ TABLE = np.array([
 P, A, B, C, D, E = range(6)
 
 
-def surrogate_sides(XT: np.ndarray, rows: np.ndarray, primary: int, surrogates, majority: int
+def surrogate_sides(X: np.ndarray, rows: np.ndarray, primary: int, surrogates, majority: int
                     ) -> np.ndarray:
     """Where the routing rule (``dtree.tree.branches``, as at fit) sends ``rows``, which miss
     the value of a node's primary split on column ``primary``, at a node with these
@@ -64,7 +64,7 @@ def surrogate_sides(XT: np.ndarray, rows: np.ndarray, primary: int, surrogates, 
     node = Node(value=np.zeros(2), prediction=np.zeros(2), n_samples=0, weighted_n_samples=0.0,
                 impurity=0.0, depth=0, feature_index=primary, threshold=0.0,
                 surrogates=tuple(surrogates), majority_branch=None if majority < 0 else majority)
-    return branches(node, XT, rows, "stop", at_fit=True)
+    return branches(node, X, rows, "stop", at_fit=True)
 
 
 def adjusted(agreement: float, majority: float) -> float:
@@ -88,11 +88,11 @@ def data_features(data: TrainingSet) -> list[Feature]:
 
 
 def surrogates_of(data: TrainingSet, weights=None, goes_left=None, primary=P, **options):
-    n = data.XT.shape[1]
+    n = data.X.shape[0]
     rows = np.arange(n)
     weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     if goes_left is None:
-        goes_left = np.nan_to_num(data.XT[primary], nan=99) <= 6.5
+        goes_left = np.nan_to_num(data.X[:, primary], nan=99) <= 6.5
     return find_surrogates(data, rows, weights, goes_left, primary, **options)
 
 
@@ -264,8 +264,8 @@ def test_surrogate_sides_and_the_majority_rule():
     # The node's surrogates a <= 5.1, b > -5.6, c in {x, y}, d <= 5.5, and the majority, left.
     data = hand_data()
     found = surrogates_of(data)
-    goes_left = np.nan_to_num(data.XT[P], nan=99) <= 6.5
-    known = ~np.isnan(data.XT[P])
+    goes_left = np.nan_to_num(data.X[:, P], nan=99) <= 6.5
+    known = ~np.isnan(data.X[:, P])
     majority = majority_side(goes_left, np.ones(11), known)
     assert majority == 0  # 6 L > 4 R
     new = np.array([
@@ -276,7 +276,7 @@ def test_surrogate_sides_and_the_majority_rule():
         [NAN, NAN, NAN, w, 1, NAN],     # c: w is sent right
         [NAN, NAN, NAN, v, 8, NAN],     # c cannot place v; d: 8 > 5.5: right
         [NAN, NAN, NAN, NAN, NAN, 1],   # nothing known (e is no surrogate): the majority
-    ]).T
+    ])
     rows = np.arange(6)
     assert surrogate_sides(new, rows, P, found, majority).tolist() == [0, 1, 0, 1, 1, 0]
     assert surrogate_sides(new, rows, P, found, -1).tolist()[-1] == STAY  # no default
@@ -286,7 +286,7 @@ def test_surrogate_sides_and_the_majority_rule():
 def test_bad_input():
     data = hand_data()
     rows, ones = np.arange(11), np.ones(11)
-    left = np.nan_to_num(data.XT[P], nan=99) <= 6.5
+    left = np.nan_to_num(data.X[:, P], nan=99) <= 6.5
     with pytest.raises(ValueError, match="same length"):
         find_surrogates(data, rows, ones[:5], left, P)
     with pytest.raises(ValueError, match="primary must be a column index"):
@@ -301,12 +301,12 @@ def test_bad_input():
 
 def test_the_callers_data_is_not_modified():
     data = hand_data()
-    before = data.XT.copy()
+    before = data.X.copy()
     rows, weights = np.arange(11), np.ones(11)
-    left = np.nan_to_num(data.XT[P], nan=99) <= 6.5
+    left = np.nan_to_num(data.X[:, P], nan=99) <= 6.5
     kept = (rows.copy(), weights.copy(), left.copy())
     find_surrogates(data, rows, weights, left, P)
-    np.testing.assert_array_equal(data.XT, before)
+    np.testing.assert_array_equal(data.X, before)
     for array, copy in zip((rows, weights, left), kept):
         np.testing.assert_array_equal(array, copy)
 
@@ -366,7 +366,7 @@ def rpart_sides(split: pd.Series, fit, data: TrainingSet, rows: np.ndarray):
     """Where one row of rpart's splits matrix sends each of ``rows`` (0 left, 1 right, -1 if
     the variable is missing), and for a factor the side of each level (-1: not at the node)."""
     j = data.names.index(split["variable"])
-    values = data.XT[j, rows]
+    values = data.X[rows, j]
     known = ~np.isnan(values)
     sides = np.full(len(rows), -1)
     if abs(split["ncat"]) == 1:  # ncat -1: "< index" goes left; +1: ">= index" goes left
@@ -429,7 +429,7 @@ def check_every_node(fit, frame: pd.DataFrame, columns: list[str], weights=None,
             compared += 1
         known = sides >= 0
         majority = majority_side(sides == 0, weights[rows], known)
-        sides[~known] = surrogate_sides(data.XT, rows[~known], p, ours, majority)
+        sides[~known] = surrogate_sides(data.X, rows[~known], p, ours, majority)
         rows_at[2 * node + mirror], rows_at[2 * node + 1 - mirror] = (rows[sides == 0],
                                                                       rows[sides == 1])
     return compared
@@ -446,7 +446,7 @@ def test_rpart_kyphosis_root(kyphosis_fit):
     # left 65 children the way Start does (the rpart vignette: agree = 0.802, adj = 0.158);
     # the majority rule gets 62: adjusted (65 - 62) / (81 - 62) = 3/19.
     data, _ = encode(kyphosis_fit.data, KYPHOSIS)
-    start = data.XT[2]
+    start = data.X[:, 2]
     (number,) = find_surrogates(data, np.arange(81), np.ones(81), start >= 8.5, 2)
     assert (number.feature, number.threshold, number.reverse) == ("Number", 6.5, False)
     assert number.agreement == pytest.approx(65 / 81, abs=1e-12)

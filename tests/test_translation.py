@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -23,13 +24,19 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "locales"))
+import localise  # noqa: E402  (the zh edition's one English -> Chinese map)
+
 _spec = importlib.util.spec_from_file_location("tasks", ROOT / "tasks.py")
 tasks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tasks)
 
-#: What must reach the translation unchanged: ``code``, ```code```, $math$, $$math$$ and
-#: roles, of which a {ref}`text <label>` keeps its label (its text is prose)
-MARKUP = re.compile(r"``.+?``|\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", re.S)
+#: What must reach the translation unchanged: ``code``, ```code```, $math$, $$math$$, an
+#: amsmath environment (a message of its own, \begin{aligned} ... \end{aligned}) and roles, of
+#: which a {ref}`text <label>` keeps its label (its text is prose). A formula's words in
+#: \text{...} may be translated, through the one map only (:func:`same_formula`)
+MARKUP = re.compile(r"``.+?``|\{[\w:-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$]*\$"
+                    r"|\\begin\{([\w*]+)\}.*?\\end\{\1\}", re.S)
 #: The glossary's tables of terms (not those of the data sets' attributes and values)
 TERM_TABLES = ("Concepts", "Beyond one tree")
 #: Glossary terms that are also everyday English, not checked: "mean" is also the verb ("both
@@ -58,10 +65,41 @@ def markup(message: str) -> Counter:
     """The code spans, formulas and role targets of a message, counted; :class:`X` counts as
     its MyST spelling {class}`X`."""
     found = Counter()
-    for token in MARKUP.findall(RST_ROLE.sub(r"{\1}`", message)):
+    for token in (m[0] for m in MARKUP.finditer(RST_ROLE.sub(r"{\1}`", message))):
         role = re.fullmatch(r"(\{[\w:-]+\})`[^`<]*<([^`>]*)>`", token)
         found[f"{role[1]}<{role[2]}>" if role else token] += 1
     return found
+
+
+#: A formula's words: \text{...} (without braces inside)
+FORMULA_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def same_formula(english: str, chinese: str) -> bool:
+    """Whether ``chinese`` is the formula ``english`` with the words of some of its \\text{...}
+    through the one English -> Chinese map (locales/localise.py, as the zh tables show them:
+    \\text{sunny } -> \\text{晴 }), the others as they are; its symbols, numbers and every other
+    character the same."""
+    if not english.startswith(("$", "\\begin")):
+        return False
+    en, zh = FORMULA_TEXT.split(english), FORMULA_TEXT.split(chinese)
+    return len(en) == len(zh) and all(
+        z == e if i % 2 == 0 else z in (e, localise.translate_labels(e))
+        for i, (e, z) in enumerate(zip(en, zh)))
+
+
+def changed_markup(source: str, translation: str) -> tuple[Counter, Counter]:
+    """The code, formulas and role targets of ``source`` that ``translation`` lacks, and those it
+    has instead; a formula whose words in \\text{...} are in Chinese (:func:`same_formula`)
+    counts as the same."""
+    english, chinese = markup(source), markup(translation)
+    english, chinese = english - chinese, chinese - english
+    for token in list(chinese.elements()):
+        match = next((e for e in english if english[e] > 0 and same_formula(e, token)), None)
+        if match is not None:
+            english[match] -= 1
+            chinese[token] -= 1
+    return +english, +chinese
 
 
 def prose(message: str) -> str:
@@ -152,10 +190,9 @@ def test_every_message_is_translated(catalogs, page):
 
 @pytest.mark.parametrize("page", tasks.TRANSLATED)
 def test_translation_keeps_code_math_and_roles(catalogs, page):
-    changed = [f"{source[:60]!r}: {dict(markup(source) - markup(m.string))} became "
-               f"{dict(markup(m.string) - markup(source))}"
-               for source, m in _translations(catalogs, page)
-               if m and m.string and markup(source) != markup(m.string)]
+    changed = [f"{source[:60]!r}: {dict(lost)} became {dict(added)}"
+               for source, m in _translations(catalogs, page) if m and m.string
+               for lost, added in [changed_markup(source, m.string)] if lost or added]
     assert not changed, f"{page}:\n  " + "\n  ".join(changed)
 
 
@@ -212,6 +249,30 @@ def test_changed_markup_is_found():
     assert markup("{glue:text}`gain:.3f` bits") != markup("{glue:text}`gain:.2f` 比特")
     assert markup("{ref}`the erratum <erratum-1>`") != markup("{ref}`勘误 <erratum-2>`")
     assert markup("$x = 1$") != markup("x = 1")
+
+
+@pytest.mark.parametrize("chinese, same", [
+    # the words of \\text{...} through the map, each or some of them, or none
+    (r"$\text{天气:}\ \text{晴 } (3, 0)$", True), (r"$\text{weather:}\ \text{晴 } (3, 0)$", True),
+    (r"$\text{weather:}\ \text{sunny } (3, 0)$", True),
+    # a number, a symbol, a word outside the map, a \\text{} more or less: another formula
+    (r"$\text{天气:}\ \text{晴 } (3, 1)$", False), (r"$\text{天气:}\, \text{晴 } (3, 0)$", False),
+    (r"$\text{天气:}\ \text{晴天 } (3, 0)$", False), (r"$\text{天气:}\ 晴 (3, 0)$", False),
+    (r"$\text{天气:}\ \text{晴 } (3, 0) \text{}$", False)])
+def test_a_formula_may_name_values_as_the_tables_do(chinese, same):
+    english = r"$\text{weather:}\ \text{sunny } (3, 0)$"
+    assert same_formula(english, chinese) is same
+    lost, added = changed_markup(f"On {english}, yes.", f"在 {chinese} 上，是。")
+    assert (lost, added) == ((Counter(), Counter()) if same else
+                             (Counter([english]), Counter([chinese])))
+
+
+def test_an_amsmath_message_is_one_formula():
+    english = "\\begin{aligned}\n\\text{no} &= 0.25\n\\end{aligned}"
+    assert markup(english) == Counter([english])
+    assert changed_markup(english, english.replace("{no}", "{否}")) == (Counter(), Counter())
+    assert changed_markup(english, english.replace("0.25", "0.5")) != (Counter(), Counter())
+    assert prose(english).strip() == ""
 
 
 @pytest.mark.parametrize("translation, block", [

@@ -43,3 +43,22 @@ def test_translated_nodes_belong_to_the_page():
     assert literal.document is msgstr
     own_nodes(None, page)
     assert all(node.document is page for node in page.findall())
+
+
+def test_table_cells_in_a_directive_are_translatable():
+    # MyST gives the cells of a table inside a directive (an exercise's) no source, and Sphinx
+    # neither extracts nor translates a node without one (locales/editions.py)
+    from docutils.core import publish_doctree
+    from sphinx.util.nodes import is_translatable
+
+    from editions import TranslatableTableCells
+
+    page = publish_doctree("=====  =====\nday    time\n=====  =====\n1      peak\n=====  =====\n")
+    page["source"] = "book/02_growing_a_tree.ipynb"
+    cells = list(next(page.findall(nodes.table)).findall(nodes.paragraph))
+    for cell in cells:
+        cell.source = cell.line = None  # as MyST leaves them
+    assert not any(map(is_translatable, cells))
+    TranslatableTableCells(page).apply()
+    assert all(map(is_translatable, cells))
+    assert {cell.source for cell in cells} == {"book/02_growing_a_tree.ipynb"}
