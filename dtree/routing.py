@@ -39,9 +39,16 @@ SPREAD, STAY = -1, -2
 def branch_of(value, threshold, codes, first):
     """The branch of a value: for a threshold split 0 if value <= threshold else 1; for a
     split on categories (``threshold`` NaN) ``codes[first + code]``, the branch of its
-    category code. -1 if the value is missing."""
+    category code, or with ``first`` negative bit ``code`` of two bit masks, of the codes
+    with a branch (``codes[~first]``) and of those of branch 1 (``codes[~first + 1]``): a
+    binary split as prediction lays it out (``dtree.tree.RoutingArrays``), a shift where a
+    load would wait for the value. -1 if the value is missing or its category has no branch."""
     if math.isnan(value):
         return -1
+    if first < 0:  # two bit masks
+        code = int(value)
+        placed = (codes[~first] >> code) & 1
+        return (codes[~first + 1] >> code) & 1 if placed else -1
     if value <= threshold:  # jumps, not selects: the way down goes on before they are decided
         return 0
     if value > threshold:

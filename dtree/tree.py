@@ -759,7 +759,8 @@ class RoutingArrays(NamedTuple):
 
     feature: np.ndarray  # the tested column, -1 for a leaf
     first_child: np.ndarray  # the node's children are the next n_children[i] nodes from here
-    code_start: np.ndarray  # where the node's category-to-branch map starts in codes
+    code_start: np.ndarray  # where the node's category-to-branch map starts in codes; ~ that
+    # place for a binary map laid out as two bit masks (_bit_masks, routing.branch_of)
     threshold: np.ndarray  # NaN for a split on categories
     codes: np.ndarray  # the category maps, end to end
     n_children: np.ndarray
@@ -867,14 +868,16 @@ def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
     return nodes, RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
         values=np.concatenate(prediction).reshape(len(nodes), -1),
-        **vars(_tested(nodes, split)))
+        **vars(_tested(nodes, split, masks=True)))
 
 
-def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespace:
+def _tested(nodes: list[Node], split: np.ndarray | None = None, masks: bool = False
+            ) -> SimpleNamespace:
     """The fields of ``RoutingArrays`` that the routing rule reads (:mod:`dtree.routing`), over
     ``nodes``: those of ``split`` (all by default) tested, the others leaves. Per node the
     tested feature (-1 for a leaf), where its category-to-branch map starts in the
-    concatenated maps, the threshold (NaN for a split on categories); the maps; the detours
+    concatenated maps (with ``masks``, binary maps as bit masks, :func:`_bit_masks`), the
+    threshold (NaN for a split on categories); the maps; the detours
     (:func:`dtree.routing.detour`) of prediction, of prediction with the most frequent branch,
     and of the grower (the majority branch in place of the larger child); and the surrogate
     splits: per node where its run starts and ends, per surrogate its feature, whether
@@ -900,7 +903,8 @@ def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespa
         if codes is not None], key=lambda placed: placed[0])
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
     sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
-    map_start = np.cumsum(sizes) - sizes
+    codes = np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps])
+    codes, map_start = _bit_masks(codes, sizes) if masks else (codes, np.cumsum(sizes) - sizes)
     missing_child = detour(*optional, at_fit=False)
     most_frequent = _most_frequent([f if inside and d < 0 else None  # where it is needed
                                     for f, d, inside in zip(shares, missing_child.tolist(),
@@ -908,8 +912,7 @@ def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespa
     return SimpleNamespace(
         feature=np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned
         code_start=map_start[own_at], threshold=np.array(threshold, dtype=float),
-        codes=np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps]),
-        missing_child=missing_child,
+        codes=codes, missing_child=missing_child,
         frequent_child=detour(*optional, at_fit=False, most_frequent=most_frequent),
         fit_child=detour(*optional, at_fit=True),
         surrogates=np.column_stack([bounds[:-1], bounds[1:]]),
@@ -918,6 +921,30 @@ def _tested(nodes: list[Node], split: np.ndarray | None = None) -> SimpleNamespa
             np.array([int(s.reverse) for s in flat], dtype=np.int64),
             map_start[theirs_at]]).reshape(len(flat), 3),
         surrogate_threshold=np.array([s.threshold for s in flat], dtype=float))
+
+
+def _bit_masks(codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Category maps laid end to end (``codes``, each ``sizes`` long, 0 for none) with each
+    map of at most 64 codes and branches 0 and 1 only (-1: none) made two bit masks, of the
+    codes with a branch and of those of branch 1, as :func:`dtree.routing.branch_of` reads
+    them; and where each map starts, ~ its place for masks."""
+    start = np.cumsum(sizes) - sizes
+    opened = np.flatnonzero(sizes)
+    binary = np.zeros(len(sizes), bool)
+    if len(opened):
+        binary[opened] = (sizes[opened] <= 64) & (np.maximum.reduceat(codes, start[opened]) <= 1)
+    laid_sizes = np.where(binary, 2, sizes)
+    place = np.cumsum(laid_sizes) - laid_sizes
+    laid = np.empty(laid_sizes.sum(), np.int64)
+    within = np.arange(len(codes)) - np.repeat(start, sizes)  # a code's place in its map
+    kept = np.repeat(~binary, sizes)
+    laid[(np.repeat(place, sizes) + within)[kept]] = codes[kept]
+    if binary.any():
+        bit = np.left_shift(np.uint64(1), np.minimum(within, 63).astype(np.uint64))
+        for k, has in enumerate((codes >= 0, codes == 1)):
+            laid[place[binary] + k] = np.bitwise_or.reduceat(
+                np.where(has, bit, np.uint64(0)), start[opened])[binary[opened]].view(np.int64)
+    return laid, np.where(binary, ~place, place)
 
 
 def _most_frequent(shares: list) -> np.ndarray:

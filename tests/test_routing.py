@@ -438,3 +438,22 @@ def test_the_routing_rule_by_hand():
     even = _hand_node(feature="x", feature_index=0, threshold=2.5)
     even.branch_fractions = np.array([0.3, 0.1 + 0.2])  # the second larger by round-off
     assert branches(even, X, rows, "most_frequent").tolist() == [0, 1, 0, 0, 0, 0, 0]
+
+
+def test_binary_category_maps_are_laid_out_as_bit_masks():
+    # three maps end to end: [1, -1, 0, 1] is binary (placed codes 0, 2, 3: 0b1101 = 13; of
+    # branch 1 codes 0 and 3: 0b1001 = 9), none, and [0, 2, 1] (three branches) kept as it is
+    from dtree.routing import branch_of
+    from dtree.tree import _bit_masks
+    laid, start = _bit_masks(np.array([1, -1, 0, 1, 0, 2, 1]), np.array([4, 0, 3]))
+    assert laid.tolist() == [13, 9, 0, 2, 1] and start.tolist() == [~0, 2, 2]
+    assert [branch_of(v, NAN, laid, ~0) for v in [0.0, 1.0, 2.0, 3.0, NAN]] == [1, -1, 0, 1, -1]
+    assert [branch_of(v, NAN, laid, 2) for v in [0.0, 1.0, 2.0]] == [0, 2, 1]
+    # 64 codes fit two masks (code 63 is the sign bit); 65 stay a map
+    rng = np.random.default_rng(0)
+    for n, masked in [(64, True), (65, False)]:
+        codes = rng.integers(-1, 2, n)
+        codes[-1] = 1
+        laid, start = _bit_masks(codes, np.array([n]))
+        assert (start[0] < 0) == masked and len(laid) == (2 if masked else n)
+        assert [branch_of(float(v), NAN, laid, start[0]) for v in range(n)] == codes.tolist()
