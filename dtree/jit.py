@@ -348,22 +348,37 @@ def _grower_first(rows) -> None:
 
 
 def _grower_callees(rows) -> None:
-    """Compile, for the argument types ``grow_subtree`` passes, the kernels it calls besides
-    the split search: its arrays' growth (``_enlarged``, one version per array type) and the
-    surrogate search (``_node_surrogates``), on the numeric table ``rows``."""
+    """Compile, for the argument types their callers pass, kernels that the first process
+    reaches late while it compiles ``grow_subtree`` (:func:`_grower_first`), in the order
+    it reaches them: the numeric cut search within the split search (``_numeric``), the
+    growth of ``grow_subtree``'s arrays (``_enlarged``, one version per array type), the
+    partition of a node's rows by a column of the table (``partition``; the column of a
+    table of one column is contiguous, another version, as for ``j48_split_point``) and the
+    surrogate search (``_node_surrogates``); on the numeric table ``rows``."""
     import numpy as np
 
-    from dtree import grow, surrogates
+    from dtree import grow, kernels, surrogates
     from dtree._validation import Feature
     from dtree.splits import TrainingSet
 
+    n, ones, gini = len(rows), np.ones(len(rows)), kernels.IMPURITY_CODES["gini"]
+    every, y = np.arange(n, dtype=np.int64), (np.nan_to_num(rows[:, 0]) > 0) * 1.0
+    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], y, 2)
+    one = TrainingSet.of(np.ascontiguousarray(rows[:, 1:]), [Feature("b")], y, 2)
+    order = data.sorted_rows(every)
+    compiled(kernels._numeric)(data.X[:, 1], data.y, 2, gini, every, ones, order[1],
+                               np.array([n / 2, n / 2]), float(n), 1.0, 1, False, False,
+                               False, False, np.empty(n), np.empty(n), 0.0)
     enlarged = compiled(grow._enlarged)
     for array, fill in [(np.zeros(1, np.int64), -1), (np.zeros(1), 0.0),
                         (np.zeros((1, 1)), 0.0), (np.zeros((1, 1), np.int64), -1),
                         (np.zeros((1, 1), np.bool_), False), (np.zeros((1, 1, 1), np.int8), -1)]:
         enlarged(array, 2, fill)
-    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], np.zeros(len(rows)), 2)
-    every = np.arange(len(rows), dtype=np.int64)
-    compiled(surrogates._node_surrogates)(
-        data.X, data.n_categories, data.slot, every, np.ones(len(rows)),
-        data.sorted_rows(every), 1, 0.5, grow.NO_CATEGORIES, 5)
+    for table, j in ((data, 1), (one, 0)):
+        compiled(kernels.partition)(table.X[:, j], 0.5, grow.NO_CATEGORIES, 2,
+                                    np.zeros(0, np.int64), table.y, 2, gini, every, ones,
+                                    table.sorted_rows(every))
+        table.value_at_most(j, 0.5)
+        if table is data:
+            compiled(surrogates._node_surrogates)(data.X, data.n_categories, data.slot, every,
+                                                  ones, order, 1, 0.5, grow.NO_CATEGORIES, 5)
