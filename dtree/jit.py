@@ -240,13 +240,13 @@ def _locate_in(directory: Path) -> None:
 def _start_helper():
     """On a machine with two cores or more, a second process that runs :func:`_warm_up` with
     the split search (``score_attributes``, the longest compile) and ``grow_subtree``, which
-    holds it, left in plain Python: it compiles ``grow_subtree``'s other callees first, then
-    the other kernels, into the same cache, while this process compiles the split search and
-    ``grow_subtree``, which :func:`_warm_up` reaches first and which then loads those callees
-    from the cache. Each process loads from the cache what the other has written, and this one
-    compiles whatever is still missing, so the cache is complete even if the helper fails.
-    Numba writes a cache file whole and then renames it, so two writers of one kernel leave
-    one complete file."""
+    holds it, left in plain Python: it compiles first the kernels this process reaches late
+    while it compiles ``grow_subtree`` (:func:`_grower_callees`), then the other kernels, into
+    the same cache, while this process compiles ``grow_subtree`` and the split search, which
+    then load those kernels from the cache. Each process loads from the cache what the other
+    has written, and this one compiles whatever is still missing, so the cache is complete
+    even if the helper fails. Numba writes a cache file whole and then renames it, so two
+    writers of one kernel leave one complete file."""
     import os
     import subprocess
 
@@ -262,13 +262,11 @@ def _start_helper():
 def _warm_up(helper: bool = False) -> None:
     """Fit, predict and prune with every kind of model on a small table with numeric and
     categorical columns, missing values and weights: each kernel runs with the types it gets.
-    The ``helper`` process (:func:`_start_helper`) compiles ``grow_subtree``'s callees other
-    than the split search first (:func:`_grower_callees`), then runs the rest with the split
-    search and ``grow_subtree`` in plain Python, while this process compiles those two first
-    (:func:`_grower_first`). Last,
-    a table of one column and more rows than ``grow_subtree`` takes: the grower hands its
-    column to ``partition`` as a contiguous array, another layout than a column of a wider
-    table."""
+    The ``helper`` process (:func:`_start_helper`) first compiles the kernels that this
+    process reaches late (:func:`_grower_callees`), then runs the rest with the split search
+    and ``grow_subtree`` in plain Python, while this process compiles those two first
+    (:func:`_grower_first`) and, last, loads the helper's first kernels (or compiles them,
+    without a helper)."""
     import warnings
 
     import numpy as np
@@ -318,11 +316,8 @@ def _warm_up(helper: bool = False) -> None:
         dtree.prune_pessimistic(dtree.C45Classifier().fit(X, y2))
         dtree.CARTClassifier(ccp_alpha="1se", cv=3, random_state=0).fit(X, y2)
         dtree.CARTRegressor(ccp_alpha="1se", cv=3, random_state=0).fit(complete, target)
-        if not helper:  # quick once grow_subtree is compiled; slow in plain Python
-            column = rng.normal(size=(2 * grow.SUBTREE_ROWS + 1, 1)).round(1)
-            labels = (column[:, 0] + rng.normal(size=len(column)) > 0).astype(int)
-            for model in (dtree.CARTClassifier(), dtree.C45Classifier.j48()):
-                model.fit(column, labels).predict(column)
+        if not helper:
+            _grower_callees(rows)
 
 
 def _grower_first(rows) -> None:
@@ -333,13 +328,10 @@ def _grower_first(rows) -> None:
     import numpy as np
 
     from dtree import grow
-    from dtree._validation import Feature
-    from dtree.splits import TrainingSet
     from dtree.tree import Node
 
-    y = (np.nan_to_num(rows[:, 0]) > 0).astype(float)
-    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], y, 2)
-    every, counts = np.arange(len(rows), dtype=np.int64), np.bincount(y.astype(int))
+    data, every = _training_set(rows)
+    counts = np.bincount(data.y.astype(int))
     root = Node(value=counts * 1.0, prediction=counts / len(rows), n_samples=len(rows),
                 weighted_n_samples=float(len(rows)), impurity=0.5, depth=0)
     grow._grow_compiled(root, every, np.ones(len(rows)), data.sorted_rows(every), False,
@@ -358,13 +350,9 @@ def _grower_callees(rows) -> None:
     import numpy as np
 
     from dtree import grow, kernels, surrogates
-    from dtree._validation import Feature
-    from dtree.splits import TrainingSet
 
     n, ones, gini = len(rows), np.ones(len(rows)), kernels.IMPURITY_CODES["gini"]
-    every, y = np.arange(n, dtype=np.int64), (np.nan_to_num(rows[:, 0]) > 0) * 1.0
-    data = TrainingSet.of(rows, [Feature("a"), Feature("b")], y, 2)
-    one = TrainingSet.of(np.ascontiguousarray(rows[:, 1:]), [Feature("b")], y, 2)
+    (data, every), (one, _) = _training_set(rows), _training_set(rows[:, 1:])
     order = data.sorted_rows(every)
     compiled(kernels._numeric)(data.X[:, 1], data.y, 2, gini, every, ones, order[1],
                                np.array([n / 2, n / 2]), float(n), 1.0, 1, False, False,
@@ -382,3 +370,17 @@ def _grower_callees(rows) -> None:
         if table is data:
             compiled(surrogates._node_surrogates)(data.X, data.n_categories, data.slot, every,
                                                   ones, order, 1, 0.5, grow.NO_CATEGORIES, 5)
+
+
+def _training_set(rows):
+    """The numeric table ``rows`` (its columns named a, b, ...) as the grower reads it, two
+    classes by the sign of its first column, and the positions of all its rows."""
+    import numpy as np
+
+    from dtree._validation import Feature
+    from dtree.splits import TrainingSet
+
+    y = (np.nan_to_num(rows[:, 0]) > 0) * 1.0
+    names = [Feature(chr(ord("a") + j)) for j in range(rows.shape[1])]
+    return (TrainingSet.of(np.ascontiguousarray(rows), names, y, 2),
+            np.arange(len(rows), dtype=np.int64))
