@@ -89,8 +89,9 @@ FORMULA_PHRASES = {
     "book/08_pre_pruning": {r"\text{ with 2 degrees of freedom}": r"\text{（自由度为 2）}"},
     "book/09_reduced_error_pruning": {r"\text{root}": r"\text{根结点}"},
     "book/10_cost_complexity_pruning": {
-        r"t \text{ leaf of } T": r"t \text{ 为 } T \text{ 的叶结点}",
-        r"c \text{ child of } t": r"c \text{ 为 } t \text{ 的子结点}",
+        r"t \text{ leaf of } T": r"t \text{为} T \text{的叶结点}",
+        # 子结点 without 的, so that N(t)'s formula fits a phone's column (420 px)
+        r"c \text{ child of } t": r"c \text{为} t \text{子结点}",
         r"\text{at a leaf of } T_0": r"\text{在 } T_0 \text{ 的叶结点处}",
         r"\text{otherwise}": r"\text{否则}",
         r"\text{root}": r"\text{根结点}",
