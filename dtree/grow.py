@@ -300,8 +300,8 @@ class _Agenda:
         prediction = _predictions(stats[None], np.array([total]), n_classes)[0]
         if self.impurity == kernels.ABSOLUTE_ERROR:
             prediction = _medians(data.y, rows, weights, np.array([0, len(rows)]))[0]
-        self.root = _make_node(stats.copy(), prediction.copy(), float(total),
-                               float(impurity_of), len(rows), 0, n_classes)
+        self.root = _make_node(stats, prediction, float(total), float(impurity_of), len(rows),
+                               0, n_classes)
         self.shared: dict[int, tuple] = {}  # per feature: what every node testing it shares
         self.rank = priority.tolist()  # plain lists and numbers in the per-node work
         self.categories = [f.categories if f.is_categorical else None for f in features]
@@ -367,15 +367,11 @@ class _Agenda:
         predictions = _predictions(stats, total, n_classes)
         if self.impurity == kernels.ABSOLUTE_ERROR:
             predictions = _medians(self.data.y, child_rows, child_weights, start)
-        # the children's arrays are rows of one array per split (numpy's own, not the
-        # kernel's), which lives as long as they do
-        values, start = stats.copy(), start.tolist()
-        for b, (weight, impurity_b, is_pure) in enumerate(zip(
-                total.tolist(), impurities.tolist(), pure.tolist())):
+        start = start.tolist()
+        children = _add_rows(node, stats, predictions, total, impurities, np.diff(start),
+                             n_classes)
+        for b, (child, is_pure) in enumerate(zip(children, pure.tolist())):
             first, last = start[b], start[b + 1]
-            child = _make_node(values[b], predictions[b], weight, impurity_b, last - first,
-                               node.depth + 1, n_classes, parent=node)
-            node.children.append(child)
             if child.stop_reason == "empty":
                 continue
             waits = b < len(start) - 2
@@ -387,7 +383,7 @@ class _Agenda:
                 own_rows, own_weights = own_rows.copy(), own_weights.copy()
                 own_order = None if own_order is None else own_order.copy()
             self._add(child, own_rows, own_weights, own_order, is_pure, available)
-        self.n_leaves += len(node.children) - 1
+        self.n_leaves += len(children) - 1
 
 
 def _subtrees_compiled(rules: SplitRules, stopping: StoppingRules) -> bool:
@@ -412,7 +408,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
                    stopping: StoppingRules, priority: np.ndarray, categories: list,
                    shared: dict) -> None:
     """Grow ``node``'s subtree by one call to :func:`grow_subtree` (compiled, :mod:`dtree.jit`)
-    and make its Nodes, as :func:`grow` would have made them one by one. ``categories[j]``:
+    and write its nodes into ``node``'s table, as :func:`grow` would have made them one by
+    one. ``categories[j]``:
     column j's category labels (None for a numeric column); ``shared``, as
     :func:`_attach_split` keeps it."""
     n_classes, names = data.n_classes, data.names
@@ -430,71 +427,76 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         float(stopping.min_impurity_decrease), stopping.weighted_decrease, data.total_weight,
         -1 if rules.max_surrogates is None else rules.max_surrogates,
         rules.criterion == "gain_ratio", rules.gain_filter == "average", rules.binary)
-    # the Nodes at once, from plain lists (per-node numpy calls would cost more than the
-    # kernel); a node's arrays are rows of one array per subtree, which lives as long as they
-    predictions = list(_predictions(stats[1:], weight[1:], n_classes))  # of the nodes below
-    values = list(stats[1:].copy()) if n_classes else predictions
-    made = [node] + [Node(*fields) for fields in zip(
-        values, predictions, n_samples[1:].tolist(), weight[1:].tolist(),
-        impurity[1:].tolist(), depth[1:].tolist())]
-    split = np.flatnonzero(reason == 0)
-    n_codes = data.n_categories.tolist()
-    multiway = [n_codes[j] > 0 and not rules.binary for j in feature[split].tolist()]
+    # the nodes below, new rows of the table (node k >= 1 of the subtree at base + k), written
+    # column by column, as grow would have made them one by one; children stay consecutive
+    table, m = node._table, len(child)
+    base = table.add(m - 1) - 1
+    place = np.arange(m) + base
+    place[0] = node._row
+    below = slice(base + 1, base + m)
+    predictions = _predictions(stats[1:], weight[1:], n_classes)
+    table.value[below] = stats[1:] if n_classes else predictions
+    table.prediction[below] = predictions
+    table.n_samples[below], table.weighted_n_samples[below] = n_samples[1:], weight[1:]
+    table.impurity[below], table.depth[below] = impurity[1:], depth[1:]
+    for k in np.flatnonzero(reason > 0).tolist():
+        table.stop_reason[place[k]] = SUBTREE_REASONS[reason[k]]
     # every candidate's score kept, as _stop_or_split keeps it (a node that
     # choose_split stopped for its decrease too)
     scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
     # the kernel's rows, NaN for no candidate; the gains where they differ from the scores
     differ = ((scores[scored] != gains[scored]) & ~np.isnan(scores[scored])).any(axis=1)
     for k, row, own_gains in zip(scored.tolist(), scores[scored], differ.tolist()):
-        made[k].record_scores(names, None, row, gains[k] if own_gains else None)
+        r = place[k]
+        table.names[r], table.scores[r] = names, row
+        table.gains[r] = gains[k] if own_gains else None
         if rules.gain_filter is not None:
-            made[k].shortlist = tuple(itertools.compress(names, shortlist[k].tolist()))
+            table.shortlist[r] = tuple(itertools.compress(names, shortlist[k].tolist()))
     named = {}  # the tied attributes' names, once per set of them (small nodes repeat a few)
     for k in scored[tied[scored].sum(axis=1) > 1].tolist():
         key = tied[k].tobytes()
         if key not in named:
             named[key] = tuple(itertools.compress(names, tied[k].tolist()))
-        made[k].ties = named[key]
-    for k in np.flatnonzero(reason > 0).tolist():
-        made[k].stop_reason = SUBTREE_REASONS[reason[k]]
-    first, tested = child[split], feature[split]
-    any_empty = bool((reason == EMPTY).any())  # only multiway splits leave branches empty
-    for k, c, j, t, score, shares, ways in zip(split.tolist(), first.tolist(), tested.tolist(),
-                                               threshold[split].tolist(),
-                                               scores[split, tested].tolist(),
-                                               fractions[split], multiway):
-        node = made[k]
-        node.feature, node.feature_index, node.score = names[j], j, score
-        width = n_codes[j] if ways else 2
-        node.branch_fractions, node.children = shares[:width], made[c:c + width]
-        if ways:
+        table.ties[place[k]] = named[key]
+    split = np.flatnonzero(reason == 0)
+    first, tested, at = child[split], feature[split], place[split]
+    n_codes = data.n_categories[tested]
+    multiway = (n_codes > 0) & (not rules.binary)
+    width = np.where(multiway, n_codes, 2)
+    table.first_child[at], table.n_children[at] = place[first], width
+    table.feature_index[at] = tested
+    table.threshold[at[n_codes == 0]] = threshold[split][n_codes == 0]
+    for r, k, j, score, shares, ways, codes in zip(
+            at.tolist(), split.tolist(), tested.tolist(), scores[split, tested].tolist(),
+            fractions[split], width.tolist(), n_codes.tolist()):
+        table.feature[r], table.score[r], table.branch_fractions[r] = names[j], score, shares[:ways]
+        if codes and not rules.binary:
             if j not in shared:
                 shared[j] = _one_branch_each(categories[j])
-            node.category_sets, node.branch_of_code = shared[j]
-        elif n_codes[j]:
-            node.category_sets, node.branch_of_code = _bipartition(
-                categories[j], sides[k, :n_codes[j]].tolist())
-        else:
-            node.threshold = t
-        for child_node in node.children if any_empty else ():
-            if child_node.stop_reason == "empty":  # it predicts like its parent
-                child_node.prediction = node.prediction
-                if not n_classes:
-                    child_node.value = node.prediction
+            table.category_sets[r], table.branch_of_code[r] = shared[j]
+        elif codes:
+            table.category_sets[r], table.branch_of_code[r] = _bipartition(
+                categories[j], sides[k, :codes].tolist())
+    empty = np.flatnonzero(reason == EMPTY)  # only multiway splits leave branches empty
+    if len(empty):  # an empty node predicts like its parent
+        parent = np.zeros(m, np.int64)
+        parent[np.repeat(first - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
+            np.repeat(split, width)
+        table.prediction[place[empty]] = table.prediction[place[parent[empty]]]
+        if not n_classes:
+            table.value[place[empty]] = table.prediction[place[parent[empty]]]
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
-    larger = np.where(left > right, 0, np.where(right > left, 1, -1))
-    for k, count, features, agree, adjust, cuts, reverse, most, larger_side in zip(
-            split.tolist(), n_surrogates[split].tolist(), surrogate_feature[split].tolist(),
-            agreement[split].tolist(), adjusted[split].tolist(), cut[split].tolist(),
-            lower_right[split].tolist(), majority[split].tolist(), larger.tolist()):
-        node = made[k]
-        node.surrogates = tuple([_surrogate(data, categories, f, agree[r], adjust[r], cuts[r],
-                                            reverse[r], surrogate_sides[k, r])
-                                 for r, f in enumerate(features[:count])])
-        node.majority_branch = None if most < 0 else most
-        node.larger_branch = None if larger_side < 0 else larger_side
+    table.majority_branch[at] = majority[split]
+    table.larger_branch[at] = np.where(left > right, 0, np.where(right > left, 1, -1))
+    for r, k, count, features, agree, adjust, cuts, reverse in zip(
+            at.tolist(), split.tolist(), n_surrogates[split].tolist(),
+            surrogate_feature[split].tolist(), agreement[split].tolist(),
+            adjusted[split].tolist(), cut[split].tolist(), lower_right[split].tolist()):
+        table.surrogates[r] = tuple([_surrogate(data, categories, f, agree[j], adjust[j],
+                                                cuts[j], reverse[j], surrogate_sides[k, j])
+                                     for j, f in enumerate(features[:count])])
 
 
 @kernel
@@ -716,17 +718,35 @@ def _predictions(stats: np.ndarray, weight: np.ndarray, n_classes: int) -> np.nd
 
 
 def _make_node(stats: np.ndarray, prediction: np.ndarray, weight: float, impurity: float,
-               n_samples: int, depth: int, n_classes: int, parent: Node | None = None) -> Node:
-    """A node; its ``value`` is the weighted class counts ``stats`` (or, for regression, the
-    mean), both arrays kept as given. A node that no training row reaches is empty and predicts
-    like its parent."""
-    empty = weight == 0 and parent is not None
-    prediction = parent.prediction if empty else prediction
-    node = Node(value=stats if n_classes else prediction, prediction=prediction,
+               n_samples: int, depth: int, n_classes: int) -> Node:
+    """A root node, the first row of its tree's table; its ``value`` is the weighted class
+    counts ``stats`` (or, for regression, the mean)."""
+    return Node(value=stats if n_classes else prediction, prediction=prediction,
                 n_samples=n_samples, weighted_n_samples=weight, impurity=impurity, depth=depth)
-    if empty:
-        node.stop_reason = "empty"
-    return node
+
+
+def _add_rows(node: Node, stats: np.ndarray, predictions: np.ndarray, weight: np.ndarray,
+              impurity: np.ndarray, n_samples: np.ndarray, n_classes: int) -> list[Node]:
+    """``node``'s children, new consecutive rows of its table, from their class counts (or,
+    for regression, their means ``predictions``), weights, impurities and rows. A child that
+    no training row reaches is empty and predicts like its parent."""
+    table, row = node._table, node._row
+    count = len(weight)
+    first = table.add(count)
+    rows = slice(first, first + count)
+    table.value[rows] = stats if n_classes else predictions
+    table.prediction[rows] = predictions
+    table.n_samples[rows], table.weighted_n_samples[rows] = n_samples, weight
+    table.impurity[rows], table.depth[rows] = impurity, table.depth[row] + 1
+    table.first_child[row], table.n_children[row] = first, count
+    empty = np.flatnonzero(weight == 0)
+    if len(empty):
+        table.prediction[first + empty] = table.prediction[row]
+        if not n_classes:
+            table.value[first + empty] = table.prediction[row]
+        for k in empty.tolist():
+            table.stop_reason[first + k] = "empty"
+    return [table.node(r) for r in range(first, first + count)]
 
 
 # quoted in chapter 2

@@ -1,6 +1,7 @@
-"""The tree itself: `Node`, traversal, the tree laid out as arrays for the routing rule
-(:mod:`dtree.routing`: which branch a row takes at a node), prediction with the strategies for
-missing values, and the edits the grower and pruners make."""
+"""The tree itself: its columns (`NodeTable`) and `Node`, the view of one row; traversal, the
+tree laid out as arrays for the routing rule (:mod:`dtree.routing`: which branch a row takes
+at a node), prediction with the strategies for missing values, and the edits the grower and
+pruners make."""
 from __future__ import annotations
 
 import itertools
@@ -8,7 +9,6 @@ import math
 import operator
 import pickle
 import zlib
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -21,7 +21,7 @@ from .routing import SPREAD, STAY, detour, otherwise, route_rows
 from .surrogates import Surrogate
 from .tolerances import TIE_ATOL, TIE_RTOL
 
-__all__ = ["Node", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values", "branches",
+__all__ = ["Node", "NodeTable", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values", "branches",
            "value_branches", "hand_down", "reach", "ties", "level_ties", "most_probable",
            "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
@@ -29,7 +29,196 @@ __all__ = ["Node", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
 
 
-@dataclass(eq=False, repr=False, slots=True)
+class NodeTable:
+    """A tree's nodes as columns, a row per node, the children of a node on consecutive rows
+    (``first_child``, ``n_children``): the form the growers write and prediction reads. A
+    :class:`Node` is a view of one row. Numbers are numpy columns (-1 for an absent branch or
+    feature, NaN for an absent threshold); the ragged fields are lists. Rows that edits cut
+    off stay until :meth:`compacted` copies the reachable ones."""
+
+    #: the numeric columns: name -> (dtype, what a new row holds)
+    NUMBERS = {"n_samples": (np.int64, 0), "weighted_n_samples": (np.float64, 0.0),
+               "impurity": (np.float64, 0.0), "depth": (np.int64, 0),
+               "first_child": (np.int64, -1), "n_children": (np.int64, 0),
+               "feature_index": (np.int64, -1), "threshold": (np.float64, np.nan),
+               "missing_branch": (np.int64, -1), "majority_branch": (np.int64, -1),
+               "larger_branch": (np.int64, -1), "missing_side": (np.int64, -1)}
+    #: the ragged columns, and what a new row holds
+    OBJECTS = {"feature": None, "category_sets": None, "branch_of_code": None,
+               "branch_fractions": None, "score": None, "shortlist": (), "ties": (),
+               "stop_reason": None, "surrogates": (), "names": (), "scores": None,
+               "gains": None}
+
+    def __init__(self, value_width: int, prediction_width: int, capacity: int = 1):
+        self.size = 0
+        self.value = np.zeros((capacity, value_width))
+        self.prediction = np.zeros((capacity, prediction_width))
+        for name, (dtype, fill) in self.NUMBERS.items():
+            setattr(self, name, np.full(capacity, fill, dtype))
+        for name, fill in self.OBJECTS.items():
+            setattr(self, name, [])
+        self.views: list[Node | None] = []
+        self.version: list[int] | None = None  # see Layout
+        # every row below row 0, as the growers write them; an edit through Node.children
+        # (make_leaf, raise_branch, a tree made by hand) may leave rows that nothing reaches
+        self.tidy = True
+
+    def add(self, count: int) -> int:
+        """Room for ``count`` new rows at the end, filled as new; returns the first."""
+        first, self.size = self.size, self.size + count
+        if self.size > len(self.n_samples):
+            capacity = max(2 * len(self.n_samples), self.size)
+            for name in ("value", "prediction", *self.NUMBERS):
+                old = getattr(self, name)
+                fill = 0.0 if old.ndim == 2 else self.NUMBERS[name][1]
+                new = np.full((capacity,) + old.shape[1:], fill, old.dtype)
+                new[:first] = old[:first]
+                setattr(self, name, new)
+        for name, fill in self.OBJECTS.items():
+            getattr(self, name).extend([fill] * count)
+        self.views.extend([None] * count)
+        return first
+
+    def node(self, row: int) -> Node:
+        """The view of ``row``, the same object each time."""
+        view = self.views[row]
+        if view is None:
+            view = self.views[row] = Node.__new__(Node)
+            view._table, view._row = self, row
+        return view
+
+    def copy_row(self, row: int, source: NodeTable, from_row: int) -> None:
+        """Row ``from_row`` of ``source`` written over ``row``."""
+        self.value[row], self.prediction[row] = source.value[from_row], source.prediction[from_row]
+        for name in self.NUMBERS:
+            getattr(self, name)[row] = getattr(source, name)[from_row]
+        for name in self.OBJECTS:
+            getattr(self, name)[row] = getattr(source, name)[from_row]
+
+    def merge(self, other: NodeTable) -> None:
+        """Take every row of ``other`` at the end of this table, and its views: a node of
+        ``other`` is then a node of this table (the same object)."""
+        if (other.value.shape[1], other.prediction.shape[1]) != (
+                self.value.shape[1], self.prediction.shape[1]):
+            raise ValueError("a node's value and prediction must have as many entries as "
+                             "those of the tree it joins")
+        offset, size = self.add(other.size), other.size
+        rows = slice(offset, offset + size)
+        self.value[rows], self.prediction[rows] = other.value[:size], other.prediction[:size]
+        for name in self.NUMBERS:
+            getattr(self, name)[rows] = getattr(other, name)[:size]
+        self.first_child[rows] = np.where(other.first_child[:size] >= 0,
+                                          other.first_child[:size] + offset, -1)
+        for name in self.OBJECTS:
+            getattr(self, name)[rows] = getattr(other, name)
+        for row, view in enumerate(other.views):
+            if view is not None:
+                view._table, view._row = self, offset + row
+                self.views[offset + row] = view
+
+    def reachable(self, row: int = 0) -> np.ndarray:
+        """The rows below ``row`` (itself first), a node's children consecutive, in the order
+        :meth:`compacted` gives them: the children of a node, then the first child's subtree,
+        then the second's."""
+        order, stack = [row], [0]
+        first, count = self.first_child.tolist(), self.n_children.tolist()
+        while stack:
+            k = stack.pop()
+            r = order[k]
+            if count[r]:
+                start = len(order)
+                order.extend(range(first[r], first[r] + count[r]))
+                stack.extend(range(len(order) - 1, start - 1, -1))
+        return np.array(order, dtype=np.int64)
+
+    def compacted(self, row: int = 0) -> NodeTable:
+        """A new table of the subtree below ``row``, its rows those of :meth:`reachable`."""
+        rows = self.reachable(row)
+        table = NodeTable(self.value.shape[1], self.prediction.shape[1], len(rows))
+        table.add(len(rows))
+        table.value[:], table.prediction[:] = self.value[rows], self.prediction[rows]
+        for name in self.NUMBERS:
+            getattr(table, name)[:] = getattr(self, name)[rows]
+        for name in self.OBJECTS:
+            column = getattr(self, name)
+            setattr(table, name, [column[r] for r in rows.tolist()])
+        place = np.full(self.size, -1, np.int64)
+        place[rows] = np.arange(len(rows))
+        inside = table.n_children > 0
+        table.first_child[inside] = place[table.first_child[inside]]
+        table.first_child[~inside] = -1
+        return table
+
+
+def _number_column(name: str, cast, absent=None):
+    """A property reading and writing column ``name`` of a node's table: ``cast`` of the
+    stored number, or None where it holds ``absent`` (-1, or NaN)."""
+    def get(node):
+        value = getattr(node._table, name)[node._row]
+        if absent is not None and (value == absent or value != value):
+            return None
+        return cast(value)
+
+    def put(node, value):
+        getattr(node._table, name)[node._row] = absent if value is None else value
+    return property(get, put)
+
+
+def _column(name: str):
+    """A property reading and writing column ``name`` of a node's table as it is stored (an
+    array's row is a view of the table)."""
+    def get(node):
+        return getattr(node._table, name)[node._row]
+
+    def put(node, value):
+        getattr(node._table, name)[node._row] = value
+    return property(get, put)
+
+
+def _edits_tree(name: str):
+    """list's method ``name``, after which the children list is written back to its node."""
+    method = getattr(list, name)
+
+    def edited(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        self._owner.children = list(self)
+        return out
+    edited.__name__ = name
+    return edited
+
+
+class Children(list):
+    """A node's children as :attr:`Node.children` gives them: a list whose changes (append,
+    clear, item assignment, ...) change the tree."""
+
+    def __init__(self, owner: Node, nodes: list):
+        super().__init__(nodes)
+        self._owner = owner
+
+    (append, extend, insert, pop, remove, clear, sort, reverse, __setitem__, __delitem__,
+     __iadd__) = map(_edits_tree, ("append", "extend", "insert", "pop", "remove", "clear",
+                                   "sort", "reverse", "__setitem__", "__delitem__", "__iadd__"))
+
+
+def _viewing_columns(cls):
+    """Give the view class ``cls`` a property per column of :class:`NodeTable` but the shape
+    (``first_child``, ``n_children``: read through ``children``), the scores' three named
+    ``_names``, ``_scores``, ``_gains``; and ``FIELDS``, the properties' names."""
+    fields = []
+    for column in ("value", "prediction", *NodeTable.OBJECTS):
+        fields.append(f"_{column}" if column in ("names", "scores", "gains") else column)
+        setattr(cls, fields[-1], _column(column))
+    for column, (dtype, fill) in NodeTable.NUMBERS.items():
+        if column not in ("first_child", "n_children"):
+            absent = fill if fill == -1 or fill != fill else None  # None where it holds this
+            fields.append(column)
+            setattr(cls, column, _number_column(column, int if dtype == np.int64 else float,
+                                                absent))
+    cls.FIELDS = tuple(fields)
+    return cls
+
+
+@_viewing_columns
 class Node:
     """A node of a decision tree.
 
@@ -59,40 +248,63 @@ class Node:
     score equalled the winner's, and a leaf's ``stop_reason`` says which stopping rule made it
     a leaf.
 
-    A node is slotted, and keeps ``scores`` and ``gains`` as one array over the tree's
-    attributes (NaN for an attribute that is no candidate; the gains only where they differ
-    from the scores), the attributes' names shared by the tree's nodes; reading ``scores`` or
-    ``gains`` gives a dict {attribute: value}. It pickles (and deep-copies) its subtree as a
-    few arrays (``_columns``).
+    A node is a view of one row of its tree's :class:`NodeTable` (the same view each time):
+    reading or setting a field reads or writes the table. It keeps ``scores`` and ``gains``
+    as one array over the tree's attributes (NaN for an attribute that is no candidate; the
+    gains only where they differ from the scores), the attributes' names shared by the tree's
+    nodes; reading ``scores`` or ``gains`` gives a dict {attribute: value}. It pickles (and
+    deep-copies) its subtree as a few arrays (``_columns``).
     """
 
-    value: np.ndarray
-    prediction: np.ndarray
-    n_samples: int
-    weighted_n_samples: float
-    impurity: float
-    depth: int
-    feature: str | None = None
-    feature_index: int | None = None
-    threshold: float | None = None
-    category_sets: tuple[frozenset, ...] | None = None
-    children: list[Node] = field(default_factory=list)
-    branch_fractions: np.ndarray | None = None
-    score: float | None = None
-    shortlist: tuple[str, ...] = ()
-    ties: tuple[str, ...] = ()
-    stop_reason: str | None = None
-    branch_of_code: np.ndarray | None = None
-    missing_branch: int | None = None
-    surrogates: tuple = ()
-    majority_branch: int | None = None
-    larger_branch: int | None = None
-    missing_side: int | None = None
-    _names: tuple[str, ...] = field(default=(), init=False)
-    _scores: np.ndarray | None = field(default=None, init=False)
-    _gains: np.ndarray | None = field(default=None, init=False)
-    # the tree's version: one list [edits] shared by the nodes a Layout laid out (see Layout)
-    _version: list[int] | None = field(default=None, init=False)
+    __slots__ = ("_table", "_row")
+
+    def __init__(self, value, prediction, n_samples: int, weighted_n_samples: float,
+                 impurity: float, depth: int, children=(), **fields):
+        """A node on a table of its own (one row) with the given fields (:attr:`FIELDS`,
+        None or empty where not given) and ``children``, whose tables then join its own."""
+        value, prediction = np.asarray(value, dtype=float), np.asarray(prediction, dtype=float)
+        table = NodeTable(len(value), len(prediction))
+        table.add(1)
+        self._table, self._row, table.views[0] = table, 0, self
+        fields.update(value=value, prediction=prediction, n_samples=n_samples,
+                      weighted_n_samples=weighted_n_samples, impurity=impurity, depth=depth)
+        for name, given in fields.items():
+            if name not in self.FIELDS or name.startswith("_"):
+                raise TypeError(f"Node() got an unexpected field {name!r}")
+            setattr(self, name, given)
+        if children:
+            self.children = children
+
+
+    @property
+    def children(self) -> list[Node]:
+        table, row = self._table, self._row
+        first, count = int(table.first_child[row]), int(table.n_children[row])
+        return Children(self, list(map(table.node, range(first, first + count))))
+
+    @children.setter
+    def children(self, nodes) -> None:
+        """Make ``nodes`` this node's children: the tables of the nodes involved become one
+        (the largest takes the others' rows, :meth:`NodeTable.merge`), and the children are
+        copied to consecutive rows if they are not on such rows already."""
+        nodes = list(nodes)
+        tables = list({id(node._table): node._table for node in [self, *nodes]}.values())
+        table = max(tables, key=lambda t: t.size)
+        table.tidy = False
+        for other in tables:
+            if other is not table:
+                table.merge(other)
+        rows = [node._row for node in nodes]
+        if rows != list(range(rows[0], rows[0] + len(rows))) if rows else False:
+            first = table.add(len(nodes))
+            for k, node in enumerate(nodes):
+                table.copy_row(first + k, table, node._row)
+                if table.views[node._row] is node:
+                    table.views[node._row] = None
+                table.views[first + k], node._row = node, first + k
+            rows = list(range(first, first + len(nodes)))
+        table.first_child[self._row] = rows[0] if rows else -1
+        table.n_children[self._row] = len(rows)
 
     @property
     def scores(self) -> dict[str, float]:
@@ -123,7 +335,7 @@ class Node:
 
     @property
     def is_leaf(self) -> bool:
-        return not self.children
+        return not self._table.n_children[self._row]
 
     @property
     def root(self) -> Node:
@@ -138,12 +350,17 @@ class Node:
                 f"n_samples={self.n_samples})")
 
     def walk(self) -> Iterator[Node]:
-        """Every node of the subtree, parents before children (pre-order)."""
-        stack = [self]
+        """Every node of the subtree, parents before children (pre-order). A node's children
+        are read once the caller has seen the node, so that a caller that makes it a leaf
+        is not given its old subtree."""
+        table, stack = self._table, [self._row]
         while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
+            row = stack.pop()
+            yield table.node(row)
+            count = int(table.n_children[row])
+            if count:
+                first = int(table.first_child[row])
+                stack.extend(range(first + count - 1, first - 1, -1))
 
     @property
     def training_errors(self) -> float:
@@ -358,7 +575,8 @@ def _columns(root: Node) -> dict:
     gained = [i for i, node in enumerate(nodes) if node._gains is not None]
     plain_score = all(_same_bits(np.float64(np.nan if node.score is None else node.score),
                                  np.float64(np.nan if score is None else score))
-                      for node, score in zip(nodes, _chosen_scores(nodes)))
+                      for node, score in zip(nodes, _chosen_scores(
+                          [n._scores for n in nodes], [n.feature_index for n in nodes])))
     surrogates = [s for node in nodes for s in node.surrogates]
     return dict(
         shape=(_pack(internal), _pack(n_children[internal])),
@@ -392,11 +610,12 @@ def _columns(root: Node) -> dict:
     )
 
 
-def _chosen_scores(nodes: list[Node]) -> list[float | None]:
-    """Each node's score as its scores give it: that of its tested attribute (None for a leaf
-    or a node without scores)."""
-    return [None if node._scores is None or node.feature_index is None
-            else float(node._scores[node.feature_index]) for node in nodes]
+def _chosen_scores(scores: list, features: list) -> list[float | None]:
+    """Each node's score as its scores give it (``scores``, a row over the attributes, or
+    None), given the column it tests (``features``, or None): that of its tested attribute,
+    None for a leaf or a node without scores."""
+    return [None if row is None or j is None else float(row[j])
+            for row, j in zip(scores, features)]
 
 
 def _shape(n_children: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[list[int]]]:
@@ -492,35 +711,60 @@ def _rebuild(columns: dict) -> Node:
     categories = columns["categories"]
     reasons, labels = _decoded(columns["stop_reason"]), _decoded(columns["shortlist_ties"])
     impurity = _unpack(columns["impurity"]).tolist()
-    nodes = []
-    for i, (n, w) in enumerate(zip(n_samples, weights.tolist())):
-        sets, codes = categories.get(i, (None, None))
-        nodes.append(Node(
-            value=values[i], prediction=predictions[i], n_samples=n, weighted_n_samples=w,
-            impurity=impurity[i], depth=depths[i], feature=features[i][0],
-            feature_index=features[i][1], threshold=threshold[i], category_sets=sets,
-            branch_fractions=fractions[i], shortlist=labels[i][0], ties=labels[i][1],
-            stop_reason=reasons[i], branch_of_code=codes, missing_branch=missing[i],
-            surrogates=surrogates[i], majority_branch=majority[i], larger_branch=larger[i],
-            missing_side=side[i]))
+    n = len(internal)
+    names_of, scores_of, gains_of = [()] * n, [None] * n, [None] * n
     scored, names = columns["names"]
     flat_scores, start = _unpack(columns["scores"]), 0
     for i, node_names in zip(_unpack(scored).tolist(), _decoded(names)):
-        nodes[i]._names = node_names
-        nodes[i]._scores = flat_scores[start:start + len(node_names)]
+        names_of[i], scores_of[i] = node_names, flat_scores[start:start + len(node_names)]
         start += len(node_names)
     gained, flat_gains = (_unpack(part) for part in columns["gains"])
     start = 0
     for i in gained.tolist():
-        nodes[i]._gains = flat_gains[start:start + len(nodes[i]._names)]
-        start += len(nodes[i]._names)
-    scores = (_chosen_scores(nodes) if columns["score"] is None
+        gains_of[i] = flat_gains[start:start + len(names_of[i])]
+        start += len(names_of[i])
+    scores = (_chosen_scores(scores_of, [f[1] for f in features]) if columns["score"] is None
               else _unoptional(columns["score"], internal, np.nan))
-    for node, score in zip(nodes, scores):
-        node.score = score
-    for i in range(1, len(nodes)):
-        nodes[parent[i]].children.append(nodes[i])
-    return nodes[0]
+    order, first_child = _children_consecutive(children)
+    table = NodeTable(len(values[0]), len(predictions[0]), n)
+    table.add(n)
+    table.value[:], table.prediction[:] = np.array(values)[order], np.array(predictions)[order]
+    for name, column in (("n_samples", n_samples), ("weighted_n_samples", weights),
+                         ("impurity", impurity), ("depth", depths), ("threshold", threshold),
+                         ("feature_index", [f[1] for f in features]),
+                         ("missing_branch", missing), ("majority_branch", majority),
+                         ("larger_branch", larger), ("missing_side", side)):
+        fill = np.nan if name == "threshold" else -1
+        getattr(table, name)[:] = np.array([fill if v is None else v for v in column],
+                                           dtype=float)[order]
+    table.first_child[:], table.n_children[:] = first_child, n_children[order]
+    rows = order.tolist()
+    for name, column in (("feature", [f[0] for f in features]),
+                         ("category_sets", [categories.get(i, (None, None))[0] for i in range(n)]),
+                         ("branch_of_code", [categories.get(i, (None, None))[1] for i in range(n)]),
+                         ("branch_fractions", fractions), ("score", scores),
+                         ("shortlist", [label[0] for label in labels]),
+                         ("ties", [label[1] for label in labels]), ("stop_reason", reasons),
+                         ("surrogates", surrogates), ("names", names_of), ("scores", scores_of),
+                         ("gains", gains_of)):
+        setattr(table, name, [column[i] for i in rows])
+    return table.node(0)
+
+
+def _children_consecutive(children: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Given each node's children (pre-order positions), the rows of a :class:`NodeTable`:
+    the pre-order position each row holds, in :meth:`NodeTable.reachable`'s order, and each
+    row's first child (-1 for a leaf)."""
+    order, first, stack = [0], [-1], [0]
+    while stack:
+        k = stack.pop()
+        below = children[order[k]]
+        if below:
+            first[k] = len(order)
+            order += below
+            first += [-1] * len(below)
+            stack.extend(range(len(order) - 1, first[k] - 1, -1))
+    return np.array(order, dtype=np.int64), np.array(first, dtype=np.int64)
 
 
 # ------------------------------------------------------------------ the routing rule
@@ -529,7 +773,7 @@ def value_branches(node: Node, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
     0 if ``value <= threshold``, else 1; for a category, the branch of its code. SPREAD where
     the value is missing (NaN) or its category has no branch there. ``X`` holds the encoded
     rows (C order), ``rows`` the ones to read."""
-    a = _tested([node])
+    a = _tested(node._table, np.array([node._row]))
     return compiled(route_rows)(X, rows, 0, a.feature, a.threshold, a.codes, a.code_start,
                                 np.zeros((1, 2), np.int64), a.surrogate_table,
                                 a.surrogate_threshold, np.full(1, -1), SPREAD)
@@ -548,7 +792,8 @@ def branches(node: Node, X: np.ndarray, rows: np.ndarray, predict_missing: str =
     ("most_frequent"), every branch (SPREAD, "distribute"; Quinlan 1993, ch. 3) or none: it
     stays at the node (STAY, "stop"; rpart's rule on a tie). ``X`` holds the encoded rows
     (C order), ``rows`` the ones to read."""
-    return _routed(_tested([node]), 0, X, rows, predict_missing, at_fit)
+    return _routed(_tested(node._table, np.array([node._row])), 0, X, rows, predict_missing,
+                   at_fit)
 
 
 def _routed(a, i: int, X: np.ndarray, rows: np.ndarray, predict_missing: str,
@@ -669,21 +914,12 @@ def most_probable(proba: np.ndarray, loss: np.ndarray | None = None) -> np.ndarr
 
 # ------------------------------------------------------------------ editing a tree
 def copy_tree(root: Node) -> Node:
-    """A copy of the tree below ``root`` to edit: new nodes, sharing their values (arrays,
-    tuples) with the original's. An edit rebinds a node's attributes (:func:`make_leaf`,
-    :func:`raise_branch`, the statistics error-based pruning hands down again) and changes no
-    value in place, so the original stays as it was; ``copy.deepcopy`` would copy every value
-    of every node one by one. The copy is a tree of its own, with no version yet
+    """A copy of the tree below ``root`` to edit: a table of its own
+    (:meth:`NodeTable.compacted`), sharing the ragged values (arrays, tuples) with the
+    original's. An edit rebinds a node's ragged fields and writes its numbers into the
+    copy's table, so the original stays as it was. The copy has no version yet
     (:class:`Layout`): its edits leave the original's layouts valid."""
-    nodes = list(root.walk())
-    copies = [Node.__new__(Node) for _ in nodes]
-    index = numbering(nodes)
-    for node, twin in zip(nodes, copies):
-        for name in Node.__slots__:
-            setattr(twin, name, getattr(node, name))
-        twin.children = [copies[index[id(child)]] for child in node.children]
-        twin._version = None
-    return copies[0]
+    return root._table.compacted(root._row).node(0)
 
 
 def make_leaf(node: Node, reason: str, layout: Layout | None = None) -> None:
@@ -726,8 +962,8 @@ def raise_branch(node: Node, child: Node, layout: Layout | None = None) -> None:
 
 def _count_edit(node: Node) -> None:
     """Count an edit of ``node`` in its tree's version (a tree never laid out has none)."""
-    if node._version is not None:
-        node._version[0] += 1
+    if node._table.version is not None:
+        node._table.version[0] += 1
 
 
 def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
@@ -787,23 +1023,23 @@ class Layout:
     layout no longer :meth:`describes` the tree."""
 
     def __init__(self, root: Node | None, numbered: bool = False):
-        # the tree's version, a counter of its edits: one list [edits] that every node laid
-        # out holds (the root's, if it has one), which make_leaf and raise_branch count,
-        # whichever node they edit; only the tree's own layouts see its edits
+        # the tree's version, a counter of its edits: one list [edits] that its table holds,
+        # which make_leaf and raise_branch count, whichever node they edit; only the tree's
+        # own layouts see its edits
         self.root, self.number, self.arrays, self.version, self.edits = root, None, None, None, 0
         if root is not None:
-            nodes, self.arrays = _as_arrays(root)
-            self.version = [0] if root._version is None else root._version
+            rows, self.arrays = _as_arrays(root)
+            if root._table.version is None:
+                root._table.version = [0]
+            self.version = root._table.version
             self.edits = self.version[0]
-            for node in nodes:
-                node._version = self.version
             if numbered:
-                self.number = numbering(nodes)
+                self.number = numbering(map(root._table.node, rows.tolist()))
 
     def describes(self, root: Node) -> bool:
         """Whether this is ``root``'s layout as the tree now stands: laid out from it, and the
         tree not edited since (:func:`make_leaf`, :func:`raise_branch`)."""
-        return (self.root is root and root._version is self.version
+        return (self.root is root and root._table.version is self.version
                 and self.version[0] == self.edits)
 
     def __deepcopy__(self, memo: dict) -> Layout:
@@ -837,66 +1073,59 @@ ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_childr
                   "missing_child", "frequent_child", "fit_child", "surrogates")
 
 
-def _as_arrays(root: Node) -> tuple[list[Node], RoutingArrays]:
-    """The tree as arrays over its nodes (``RoutingArrays``), and the nodes in that order:
-    numbered depth first with the children of a node consecutive (a node's children, then the
-    first child's subtree, then the second's, ...), so that a row's way down, and the subtree a
-    spread row visits, lie close together in memory. Per node: the first child, the number of
-    children, each node's branch fraction and prediction; and what :func:`_tested` lays out,
-    a leaf's feature -1."""
-    nodes, first_child, stack = [root], [0], [0]
-    while stack:  # number the nodes: a node's children get the next numbers when it is reached
-        k = stack.pop()
-        first_child[k] = len(nodes)
-        children = nodes[k].children
-        if children:
-            nodes += children
-            first_child += [0] * len(children)
-            stack += range(len(nodes) - 1, first_child[k] - 1, -1)
-    # field by field, each read in one pass of C (no tuple per node: a few hundred thousand
-    # objects kept alive would wake the cyclic garbage collector), then in numpy
-    children, prediction, shares = [list(map(operator.attrgetter(name), nodes))
-                                    for name in ("children", "prediction", "branch_fractions")]
-    n_children = np.fromiter(map(len, children), np.int64, len(nodes))
-    first_child, split = np.array(first_child, dtype=np.int64), n_children > 0
-    fractions = np.ones(len(nodes))  # each node's share of its parent's training weight
+def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
+    """The tree below ``root`` as arrays over its nodes (``RoutingArrays``), and the rows of
+    its table in that order: the table's own for a tree as grown (:attr:`NodeTable.tidy`),
+    else :meth:`NodeTable.reachable`'s; a node's children consecutive either way. Per node: the first child, the number of children, each node's
+    branch fraction and prediction; and what :func:`_tested` lays out, a leaf's feature -1.
+    Read from the table's columns: no node is visited in Python."""
+    table = root._table
+    rows = (np.arange(table.size) if root._row == 0 and table.tidy
+            else table.reachable(root._row))
+    place = np.full(table.size, -1, np.int64)
+    place[rows] = np.arange(len(rows))
+    n_children = table.n_children[rows]
+    split = n_children > 0
+    first_child = np.where(split, place[np.maximum(table.first_child[rows], 0)], len(rows))
+    fractions = np.ones(len(rows))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
-        starts, counts = first_child[opened], n_children[opened]
-        fractions[np.repeat(starts - (np.cumsum(counts) - counts), counts)
-                  + np.arange(counts.sum())] = np.concatenate([shares[k] for k in opened])
-    return nodes, RoutingArrays(
+        shares = table.branch_fractions
+        fractions[np.repeat(first_child[opened], n_children[opened])
+                  + np.arange(n_children[opened].sum())
+                  - np.repeat(np.cumsum(n_children[opened]) - n_children[opened],
+                              n_children[opened])] = np.concatenate(
+            [shares[r] for r in rows[opened].tolist()])
+    return rows, RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
-        values=np.concatenate(prediction).reshape(len(nodes), -1),
-        **vars(_tested(nodes, split, masks=True)))
+        values=table.prediction[rows], **vars(_tested(table, rows, split, masks=True)))
 
 
-def _tested(nodes: list[Node], split: np.ndarray | None = None, masks: bool = False
-            ) -> SimpleNamespace:
+def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
+            masks: bool = False) -> SimpleNamespace:
     """The fields of ``RoutingArrays`` that the routing rule reads (:mod:`dtree.routing`), over
-    ``nodes``: those of ``split`` (all by default) tested, the others leaves. Per node the
-    tested feature (-1 for a leaf), where its category-to-branch map starts in the
+    the table's ``rows``: those of ``split`` (all by default) tested, the others leaves. Per
+    node the tested feature (-1 for a leaf), where its category-to-branch map starts in the
     concatenated maps (with ``masks``, binary maps as bit masks, :func:`_bit_masks`), the
     threshold (NaN for a split on categories); the maps; the detours
     (:func:`dtree.routing.detour`) of prediction, of prediction with the most frequent branch,
     and of the grower (the majority branch in place of the larger child); and the surrogate
     splits: per node where its run starts and ends, per surrogate its feature, whether
     reversed and where its category map starts, and its threshold (NaN for categories)."""
-    split = np.ones(len(nodes), bool) if split is None else split
-    (feature, threshold, own_map, surrogates, shares) = [
-        list(map(operator.attrgetter(name), nodes)) for name in (
-            "feature_index", "threshold", "branch_of_code", "surrogates", "branch_fractions")]
-    optional = [np.where(split, np.array(list(map(operator.attrgetter(name), nodes)),
-                                         dtype=float), np.nan)  # None: NaN
-                for name in ("missing_branch", "missing_side", "larger_branch",
-                             "majority_branch")]
+    split = np.ones(len(rows), bool) if split is None else split
+    listed = rows.tolist()
+    own_map, surrogates, shares = ([column[r] for r in listed] for column in (
+        table.branch_of_code, table.surrogates, table.branch_fractions))
+    optional = [np.where(split & (column[rows] >= 0), column[rows], np.nan)  # None: NaN
+                for column in (table.missing_branch, table.missing_side, table.larger_branch,
+                               table.majority_branch)]
     # the surrogates run by run; the category maps end to end, a node's own map, then its
     # surrogates' (a split without a map starts where the next map does)
     runs = [run if inside else () for run, inside in zip(surrogates, split.tolist())]
     flat = [surrogate for run in runs for surrogate in run]
     bounds = np.cumsum([0] + [len(run) for run in runs])
-    own_at = np.arange(len(nodes)) + bounds[:-1]  # a map's place in that order
-    theirs_at = np.arange(len(flat)) + np.repeat(np.arange(1, len(nodes) + 1), np.diff(bounds))
+    own_at = np.arange(len(rows)) + bounds[:-1]  # a map's place in that order
+    theirs_at = np.arange(len(flat)) + np.repeat(np.arange(1, len(rows) + 1), np.diff(bounds))
     maps = sorted([(at, np.asarray(codes, dtype=np.int64)) for at, codes in itertools.chain(
         zip(own_at.tolist(), own_map),
         zip(theirs_at.tolist(), [surrogate.branch_of_code for surrogate in flat]))
@@ -910,8 +1139,8 @@ def _tested(nodes: list[Node], split: np.ndarray | None = None, masks: bool = Fa
                                     for f, d, inside in zip(shares, missing_child.tolist(),
                                                             split.tolist())])
     return SimpleNamespace(
-        feature=np.where(split, np.array(feature, dtype=float), -1).astype(np.int64),  # pruned
-        code_start=map_start[own_at], threshold=np.array(threshold, dtype=float),
+        feature=np.where(split, table.feature_index[rows], -1),  # pruned
+        code_start=map_start[own_at], threshold=table.threshold[rows],
         codes=codes, missing_child=missing_child,
         frequent_child=detour(*optional, at_fit=False, most_frequent=most_frequent),
         fit_child=detour(*optional, at_fit=True),

@@ -10,7 +10,7 @@ import pytest
 import dtree.grow
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier, Node
 
-FIELDS = [name for name in Node.__slots__ if name != "children"]
+FIELDS = Node.FIELDS
 
 
 def same(a, b) -> bool:

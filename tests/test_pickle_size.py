@@ -96,7 +96,7 @@ def test_the_cases_cover_what_they_claim():
 
 
 def test_a_subtree_and_a_hand_made_node_round_trip():
-    leaf = Node(value=np.array([1.0, -0.0, 3]), prediction=np.array([0.25, 0.75]), n_samples=3,
+    leaf = Node(value=np.array([1.0, -0.0]), prediction=np.array([0.25, 0.75]), n_samples=3,
                 weighted_n_samples=2.5, impurity=-1.0, depth=7, threshold=-1.0)
     root = Node(value=np.array([2.0, 1.0]), prediction=np.array([0.5, 0.5]), n_samples=4,
                 weighted_n_samples=3.0, impurity=0.5, depth=2, feature="x",

@@ -76,7 +76,7 @@ def test_the_node_api_stays_and_the_root_is_the_tree():
     model = CARTClassifier(max_depth=2).fit(*load_iris(return_X_y=True))
     root = model.tree_.root
     assert [n for n in model.tree_.walk()] == list(root.walk())
-    assert model.tree_.children is root.children and model.tree_.n_samples == 150
+    assert model.tree_.children == root.children and model.tree_.n_samples == 150
     # the root's own test and counts, and scikit-learn's arrays, shape (nodes, 1, classes)
     assert (root.feature, root.threshold) == ("x2", 2.45)
     assert model.tree_.feature[0] == 2 and model.tree_.threshold[0] == 2.45

@@ -1,0 +1,82 @@
+"""A tree's columns (`dtree.tree.NodeTable`) and `Node`, the view of one of its rows."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_regression
+
+from dtree import CARTRegressor, ID3Classifier, Node
+from dtree.datasets import load_watermelon
+from dtree.tree import copy_tree, make_leaf
+
+
+def leaf(counts: list[float], depth: int = 1) -> Node:
+    counts = np.array(counts, dtype=float)
+    return Node(value=counts, prediction=counts / counts.sum(), n_samples=int(counts.sum()),
+                weighted_n_samples=float(counts.sum()), impurity=0.0, depth=depth)
+
+
+@pytest.fixture(scope="module")
+def zhou_tree() -> Node:
+    data = load_watermelon("2.0")
+    return ID3Classifier().fit(data.iloc[:, :-1], data.iloc[:, -1]).tree_
+
+
+def test_a_node_is_one_view_of_its_row(zhou_tree):
+    first = zhou_tree.children[0]
+    assert first is zhou_tree.children[0] and first._table is zhou_tree._table
+    assert [n.n_samples for n in zhou_tree.children] == [9, 5, 3]  # clear, slightly blurry, blurry
+    assert type(first.n_samples) is int and type(first.weighted_n_samples) is float
+    assert zhou_tree.threshold is None and zhou_tree.feature_index == 3  # texture
+    twin = copy_tree(zhou_tree)
+    twin.children[0].stop_reason = "edited"
+    assert twin.children[0]._table.stop_reason[twin.children[0]._row] == "edited"
+    assert zhou_tree.children[0].stop_reason is None  # the copy has a table of its own
+
+
+def test_changing_the_children_list_changes_the_tree():
+    root = leaf([2, 2], depth=0)
+    a, b, c = leaf([2, 0]), leaf([0, 2]), leaf([1, 1])
+    root.children.append(a)
+    root.children.append(b)
+    assert root.children == [a, b] and a._table is root._table is b._table
+    root.children[1] = c
+    assert root.children == [a, c]
+    root.children.clear()
+    assert root.is_leaf and list(root.walk()) == [root]
+    root.children = [a, b]
+    assert [n for n in root.walk()] == [root, a, b]
+
+
+def test_a_tree_made_bottom_up_keeps_its_nodes():
+    # each node made with its children: the largest table takes the others' rows
+    lower = leaf([3, 1], depth=1)
+    lower.children = [leaf([3, 0], depth=2), leaf([0, 1], depth=2)]
+    grandchildren = lower.children
+    root = leaf([3, 3], depth=0)
+    root.children = [lower, leaf([0, 2])]
+    assert root.children[0] is lower and lower.children == grandchildren
+    assert [n.depth for n in root.walk()] == [0, 1, 2, 2, 1]
+
+
+def test_a_node_of_other_lengths_is_refused():
+    with pytest.raises(ValueError, match="as many entries"):
+        leaf([1, 1], depth=0).children = [leaf([1, 1, 1])]
+
+
+def test_a_copy_holds_only_the_nodes_it_reaches(zhou_tree):
+    twin = copy_tree(zhou_tree)
+    make_leaf(twin.children[0], "pruned")
+    again = copy_tree(twin)
+    assert again._table.size == len(list(twin.walk())) < twin._table.size
+    assert [n.n_samples for n in again.walk()] == [n.n_samples for n in twin.walk()]
+    assert len(list(zhou_tree.walk())) == zhou_tree._table.size  # the original as grown
+
+
+def test_a_fit_writes_rows_not_nodes():
+    # the compiled subtrees are written column by column: no Node (view) is made for them
+    X, y = make_regression(n_samples=6000, n_features=5, random_state=0)
+    tree = CARTRegressor(max_surrogates=0).fit(X, y).tree_.root
+    table = tree._table
+    made = sum(view is not None for view in table.views)
+    assert table.size > 10_000 and made < table.size / 100
