@@ -22,6 +22,17 @@ The figures' texts went through it when the chapter ran (dtree.notebook draws ea
 second time in Chinese, :func:`translate_figure_text`); the zh build shows that rendering.
 Identifiers (``max_depth=2``, ``stop_reason``) are words of
 code and stay as they are: a label never matches inside a word joined by "_", "." or "-".
+
+The other lines a chapter prints (print(), logs, warnings) are messages of its page's catalog
+(``locales/zh_CN/LC_MESSAGES/book/<page>.po``, context :data:`PRINTED`), beside its prose: a
+line with its numbers taken out, "Ent of the node (no {}, yes {}): {}", is the message, and its
+translation the Chinese template, "该结点的信息熵（否 {}，是 {}）：{}"; the zh build puts the
+execution's numbers back into the template, each once, in order (or as numbered, {2}), so no
+number can change (:func:`printed_message`, :func:`fill`). ``python3 tasks.py translations``
+extracts the messages from the stored outputs (:func:`printed_messages`) and drops those no
+output prints any more. A line the map alone makes Chinese ("colour: green -> no" -> "色泽:
+青绿 -> 否") needs no message. What a reference program printed (R's rpart, C5.0) is its words
+and stays as printed: its cell carries the tag :data:`PROGRAM_OUTPUT`.
 """
 from __future__ import annotations
 
@@ -307,6 +318,146 @@ def translate_rules(text: str) -> str:
     return "\n".join(lines)
 
 
+#: The English that a Chinese page's computed tables, verify tables and printed lines may show
+#: (issue 34 §1):
+#: the names of the programs and libraries compared (dtree, rpart, J48, ...) and of methods the
+#: glossary keeps in English (CART, Bagging, AdaBoost, 1-SE), abbreviations (SE, CV, PEP, EBP,
+#: MCAR), formula names (Gain, Ent, IV), rpart's column names (CP, nsplit, rel error, xerror,
+#: xstd, improve, twoing, style), Python's values (True, False, None, NaN), the UCI data sets'
+#: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
+#: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
+#: max_depth, Node.scores) and quoted values ('branch', missing='branch') are code, and are
+#: not counted; so is a test of an attribute of UCI_ATTRIBUTES, value and all ("safety = low",
+#: "maint ∈ {vhigh, high}", as a printed tree or rule shows it).
+#: The UCI data sets' attributes that the chapters' tables, trees and rules name
+UCI_ATTRIBUTES = frozenset("""
+    odor spore-print-color gill-size gill-spacing population wage-increase-first-year pension
+    education-allowance statutory-holidays contribution-to-health-plan
+    longterm-disability-assistance duration purpose proline buying maint doors persons lug_boot
+    safety""".split())
+TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
+    dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost
+    HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
+    SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio
+    Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
+    mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
+    versicolor virginica unacc acc vgood""".split())
+
+
+def english_words(text: str) -> list[str]:
+    """The English words of a table cell's or a printed line's text that TABLE_ENGLISH_KEPT
+    does not keep."""
+    text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
+    text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
+    text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
+                  lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
+    words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
+    return [word for word in words if len(word) > 1 and word not in TABLE_ENGLISH_KEPT
+            and not re.search(r"[\d_.]", word)]
+
+
+#: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
+#: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
+PRINTED_PAGES = ()
+#: The context of a printed line's message in its page's catalog
+PRINTED = "printed output"
+#: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
+#: U_25%, D1)
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e[-+]\d+)?(?![\w])")
+#: A number's place in a template: "{}" (the next number) or "{2}" (the second)
+PLACE = re.compile(r"\{(\d*)\}")
+#: The tag of a cell whose output a reference program printed (R, C5.0, Weka): its words,
+#: kept as printed in both editions (myst-nb gives the cell the class tag_program-output)
+PROGRAM_OUTPUT = "program-output"
+#: The tags of a cell whose outputs the page does not show
+HIDDEN = {"remove-output", "remove-cell"}
+
+
+def printed_message(line: str) -> tuple[str, list[str]]:
+    """A printed line as its catalog's message, each number replaced by "{}", and its numbers
+    as printed, in order."""
+    return NUMBER.sub("{}", line), NUMBER.findall(line)
+
+
+def fill(template: str, numbers: list[str]) -> str:
+    """A message's translation with the numbers of one printed line put back: "{}" takes the
+    next one, "{2}" the second. Every number must be used exactly once (ValueError)."""
+    places = [place for place in PLACE.findall(template)]
+    order = ([int(place) - 1 for place in places] if all(places)
+             else list(range(len(places))) if not any(places) else None)
+    if order is None or sorted(order) != list(range(len(numbers))):
+        raise ValueError(f"the template {template!r} does not place each of the "
+                         f"{len(numbers)} numbers {numbers} once")
+    it = iter(order)
+    return PLACE.sub(lambda _: numbers[next(it)], template)
+
+
+def localise_line(line: str, catalog: dict[str, str]) -> str:
+    """One printed line in Chinese: a line of a tree as its table cell would be, else its
+    catalog's template with its numbers (:func:`fill`), else each label of the map in it if
+    that leaves no English word (:func:`english_words`), else the line as printed, English, for
+    the page test to report; a rule is left to :func:`translate_rules`."""
+    if _TREE_LINE.fullmatch(line):
+        return translate(line).replace(" in {", " ∈ {")
+    if _RULE.fullmatch(line) or _DEFAULT.fullmatch(line):
+        return line
+    message, numbers = printed_message(line)
+    if message in catalog:
+        return fill(catalog[message], numbers)
+    labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", translate_labels(line))
+    return line if english_words(labelled) else labelled
+
+
+def localise_printed(text: str, catalog: dict[str, str]) -> str:
+    """A printed output in Chinese, line by line (:func:`localise_line`), and its rules."""
+    return translate_rules("\n".join(localise_line(line, catalog) for line in text.split("\n")))
+
+
+@lru_cache(maxsize=None)
+def printed_catalog(page: str) -> dict[str, str]:
+    """A page's messages of :data:`PRINTED` and their translations, as its catalog has them
+    (``page`` as "book/04_id3"); none fuzzy or empty."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / f"{page}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as file:
+        catalog = read_po(file, locale="zh_CN")
+    return {m.id: m.string for m in catalog
+            if m.context == PRINTED and m.id and m.string and not m.fuzzy}
+
+
+def printed_outputs(notebook: dict) -> list[str]:
+    """The texts a notebook's page shows as printed output: its streams, and the plain text of
+    a result that has no richer form (html, figure, widget); not those of a hidden cell nor of a
+    cell of :data:`PROGRAM_OUTPUT`."""
+    texts = []
+    for cell in notebook.get("cells", []):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell["cell_type"] != "code" or tags & (HIDDEN | {PROGRAM_OUTPUT}):
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if output["output_type"] == "stream":
+                texts.append("".join(output["text"]))
+            elif list(data) == ["text/plain"]:
+                texts.append("".join(data["text/plain"]))
+    return texts
+
+
+def printed_messages(notebook: dict) -> dict[str, str]:
+    """The messages a notebook's printed outputs need: each line that the map alone leaves with
+    English words (:func:`english_words`), as :func:`printed_message`, with the first line
+    printed as it, in order of appearance."""
+    found = {}
+    for text in printed_outputs(notebook):
+        for line, shown in zip(text.split("\n"), localise_printed(text, {}).split("\n")):
+            if english_words(shown):
+                found.setdefault(printed_message(line)[0], line)
+    return found
+
+
 def _ancestors(node):
     while node.parent is not None:
         node = node.parent
@@ -314,8 +465,8 @@ def _ancestors(node):
 
 
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese, the trees and the rules
-    printed as text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    """Every stored HTML output of the page (its tables) in Chinese, the lines printed as text
+    (:func:`localise_printed`; those of a :data:`PROGRAM_OUTPUT` as printed), and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
     then the short Chinese words of every table kept whole (:func:`keep_words_html`,
     :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
@@ -323,11 +474,12 @@ def localise_outputs(app, doctree, docname) -> None:
             text = keep_words_html(localise_html(raw.astext()))
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
+    catalog = printed_catalog(docname)
     for block in doctree.findall(nodes.literal_block):
-        if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
+        classes = {c for parent in _ancestors(block) for c in parent.get("classes", [])}
+        if "cell_output" in classes and f"tag_{PROGRAM_OUTPUT}" not in classes:
             text = block.astext()
-            localised = translate_rules(_TREE_LINE.sub(
-                lambda line: translate(line[0]).replace(" in {", " ∈ {"), text))
+            localised = localise_printed(text, catalog)
             if localised != text:
                 block.children = [nodes.Text(localised)]
                 block.rawsource = localised  # what Sphinx's html writer highlights
