@@ -466,7 +466,8 @@ def _ancestors(node):
 
 def localise_outputs(app, doctree, docname) -> None:
     """Every stored HTML output of the page (its tables) in Chinese, the lines printed as text
-    (:func:`localise_printed`; those of a :data:`PROGRAM_OUTPUT` as printed), and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    (:func:`localise_printed`; those of a :data:`PROGRAM_OUTPUT` as printed), and every value
+    glued into the prose as text ("CART 1-SE", "worst perimeter");
     then the short Chinese words of every table kept whole (:func:`keep_words_html`,
     :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):

@@ -380,7 +380,8 @@ def test_printed_lines_are_localised_or_reported():
             "if outlook = sunny then no (cover 3, confidence 1.000)\n"
             "100 differences, from 0.000 to 0.188")
     assert localise.localise_printed(text, catalog).split("\n") == [
-        "该结点的信息熵（否 3.2，是 0.2）：0.323", "色泽: 青绿 -> 否, 乌黑 -> 是", "|--- 纹理 = 清晰",
+        "该结点的信息熵（否 3.2，是 0.2）：0.323", "色泽: 青绿 -> 否, 乌黑 -> 是",
+        "|--- 纹理 = 清晰",
         "若 天气 = 晴 则 否 (覆盖 3, 置信度 1.000)", "100 differences, from 0.000 to 0.188"]
     # what no message and no label translates is what the page test reports, and a message
     notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [
