@@ -336,7 +336,7 @@ UCI_ATTRIBUTES = frozenset("""
     longterm-disability-assistance duration purpose proline buying maint doors persons lug_boot
     safety""".split())
 TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
-    dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost
+    dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost Python R numpy
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
     SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio
     Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
@@ -349,6 +349,7 @@ def english_words(text: str) -> list[str]:
     does not keep."""
     text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
     text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
+    text = re.sub(r'"[^"]*"|\barray\(', " ", text)  # a repr's string, numpy's array([0.9, 1.0])
     text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
                   lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
     words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
@@ -358,7 +359,7 @@ def english_words(text: str) -> list[str]:
 
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
-PRINTED_PAGES = ()
+PRINTED_PAGES = ("book/02_growing_a_tree",)
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
