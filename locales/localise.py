@@ -39,6 +39,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -338,10 +339,14 @@ UCI_ATTRIBUTES = frozenset("""
 TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
     dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost Python R numpy
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
-    SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio
+    SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio Err
     Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
     mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
     versicolor virginica unacc acc vgood""".split())
+
+
+#: A call in code, its arguments and all: "dtree.info_gain(school, y)", "X.drop(columns=...)"
+CALL = re.compile(r"(\b[A-Za-z_]\w*\.[\w.]+\([^()]*\))")
 
 
 def english_words(text: str) -> list[str]:
@@ -350,6 +355,7 @@ def english_words(text: str) -> list[str]:
     text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
     text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
     text = re.sub(r'"[^"]*"|\barray\(', " ", text)  # a repr's string, numpy's array([0.9, 1.0])
+    text = CALL.sub(" ", text)  # a call of code, dtree.info_gain(school, y)
     text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
                   lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
     words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
@@ -359,7 +365,7 @@ def english_words(text: str) -> list[str]:
 
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
-PRINTED_PAGES = ("book/02_growing_a_tree",)
+PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
@@ -393,6 +399,30 @@ def fill(template: str, numbers: list[str]) -> str:
     return PLACE.sub(lambda _: numbers[next(it)], template)
 
 
+def width(text: str) -> int:
+    """The columns ``text`` takes in a monospaced font: two for a Chinese character."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _aligned_labels(line: str) -> str:
+    """:func:`translate_labels` keeping the columns of a line printed as a table: a label
+    padded with two spaces or more after it ("income  gain") or, right-aligned, before it at the
+    start of the line ("  root: curly") keeps its width, the padding made longer or shorter (one
+    space at least after it); a tree's indentation ("    wind = calm") stays as it is."""
+    labels, pieces, pos = label_map(), [], 0
+    for match in _pattern().finditer(line):
+        chinese = labels[match[0]]
+        diff, gap = width(match[0]) - width(chinese), line[pos:match.start()]
+        if pos == 0 and not gap.strip() and line[match.end():match.end() + 1] == ":":
+            gap, diff = " " * max(0, len(gap) + diff), 0
+        pieces += [gap, chinese]
+        pos = match.end()
+        if diff and (pad := re.match(r" {2,}", line[pos:])):
+            pieces.append(" " * max(1, len(pad[0]) + diff))
+            pos += pad.end()
+    return "".join(pieces) + line[pos:]
+
+
 def localise_line(line: str, catalog: dict[str, str]) -> str:
     """One printed line in Chinese: a line of a tree as its table cell would be, else its
     catalog's template with its numbers (:func:`fill`), else each label of the map in it if
@@ -405,7 +435,8 @@ def localise_line(line: str, catalog: dict[str, str]) -> str:
     message, numbers = printed_message(line)
     if message in catalog:
         return fill(catalog[message], numbers)
-    labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", translate_labels(line))
+    labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", "".join(
+        part if CALL.fullmatch(part) else _aligned_labels(part) for part in CALL.split(line)))
     return line if english_words(labelled) else labelled
 
 
