@@ -327,7 +327,8 @@ def translate_rules(text: str) -> str:
 #: xstd, improve, twoing, style), Python's values (True, False, None, NaN), the UCI data sets'
 #: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
 #: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
-#: max_depth, Node.scores) and quoted values ('branch', missing='branch') are code, and are
+#: max_depth, Node.scores), names in camel case (UserWarning, CARTClassifier), quoted values
+#: ('branch', missing='branch') and a call's arguments (dtree.gini(y)) are code, and are
 #: not counted; so is a test of an attribute of UCI_ATTRIBUTES, value and all ("safety = low",
 #: "maint ∈ {vhigh, high}", as a printed tree or rule shows it).
 #: The UCI data sets' attributes that the chapters' tables, trees and rules name
@@ -360,12 +361,12 @@ def english_words(text: str) -> list[str]:
                   lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
     words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
     return [word for word in words if len(word) > 1 and word not in TABLE_ENGLISH_KEPT
-            and not re.search(r"[\d_.]", word)]
+            and not re.search(r"[\d_.]|[a-z][A-Z]|[A-Z]{2}[a-z]", word)]
 
 
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
-PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity")
+PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
