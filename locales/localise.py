@@ -405,17 +405,39 @@ def width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _aligned_labels(line: str) -> str:
+#: A label that names two things: "root" is the watermelons' 根蒂 and the root node
+AMBIGUOUS = {"root", "Root"}
+#: The labels that are units, said after a number in Chinese too ("0.8813 比特")
+UNITS = {"bits", "bit"}
+#: A printed line's leading name, "  root:" (its indent, the name)
+_LEAD = re.compile(r"( *)([^:\s][^:]*?):")
+
+
+def labels_only(line: str) -> bool:
+    """Whether the map may translate ``line`` on its own, label by label: its labels are data,
+    none of :data:`AMBIGUOUS` and no two one space apart ("colour: green -> no", "Gain(D1,
+    navel)", "income  gain" in columns, but not "depth 0: 17 melons, tests texture", a
+    sentence, nor a count, "5 days", which Chinese says with a measure word: 5 天; those are a
+    catalog's messages)."""
+    matches = [m for part in CALL.split(line) if not CALL.fullmatch(part)
+               for m in _pattern().finditer(part)]
+    return not any(m[0] in AMBIGUOUS or m[0] not in UNITS and re.search(
+        r"\d $", m.string[:m.start()]) for m in matches) and not any(
+        a.string is b.string and a.string[a.end():b.start()] == " "
+        for a, b in zip(matches, matches[1:]))
+
+
+def _aligned_labels(line: str, right: int | None = None) -> str:
     """:func:`translate_labels` keeping the columns of a line printed as a table: a label
-    padded with two spaces or more after it ("income  gain") or, right-aligned, before it at the
-    start of the line ("  root: curly") keeps its width, the padding made longer or shorter (one
-    space at least after it); a tree's indentation ("    wind = calm") stays as it is."""
+    padded with two spaces or more after it ("income  gain") keeps its width, the padding
+    made longer or shorter (one space at least); with ``right``, the line's leading name is
+    right-aligned at that column ("  根蒂:", as "  root:" was)."""
     labels, pieces, pos = label_map(), [], 0
     for match in _pattern().finditer(line):
         chinese = labels[match[0]]
         diff, gap = width(match[0]) - width(chinese), line[pos:match.start()]
-        if pos == 0 and not gap.strip() and line[match.end():match.end() + 1] == ":":
-            gap, diff = " " * max(0, len(gap) + diff), 0
+        if right is not None and pos == 0 and not gap.strip():
+            gap, diff = " " * max(0, right - width(chinese)), 0
         pieces += [gap, chinese]
         pos = match.end()
         if diff and (pad := re.match(r" {2,}", line[pos:])):
@@ -424,11 +446,12 @@ def _aligned_labels(line: str) -> str:
     return "".join(pieces) + line[pos:]
 
 
-def localise_line(line: str, catalog: dict[str, str]) -> str:
+def localise_line(line: str, catalog: dict[str, str], right: int | None = None) -> str:
     """One printed line in Chinese: a line of a tree as its table cell would be, else its
-    catalog's template with its numbers (:func:`fill`), else each label of the map in it if
-    that leaves no English word (:func:`english_words`), else the line as printed, English, for
-    the page test to report; a rule is left to :func:`translate_rules`."""
+    catalog's template with its numbers (:func:`fill`), else, if the map may translate it
+    (:func:`labels_only`) and that leaves no English word (:func:`english_words`), each label
+    of the map in it (:func:`_aligned_labels`), else the line as printed, English, which the
+    page test reports; a rule is left to :func:`translate_rules`."""
     if _TREE_LINE.fullmatch(line):
         return translate(line).replace(" in {", " ∈ {")
     if _RULE.fullmatch(line) or _DEFAULT.fullmatch(line):
@@ -436,14 +459,39 @@ def localise_line(line: str, catalog: dict[str, str]) -> str:
     message, numbers = printed_message(line)
     if message in catalog:
         return fill(catalog[message], numbers)
+    if not labels_only(line):
+        return line
     labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", "".join(
-        part if CALL.fullmatch(part) else _aligned_labels(part) for part in CALL.split(line)))
+        part if CALL.fullmatch(part) else _aligned_labels(part, right)
+        for part in CALL.split(line)))
     return line if english_words(labelled) else labelled
+
+
+def _right_aligned(lines: list[str]) -> list[int | None]:
+    """For each line, the column its leading name is right-aligned at in Chinese, if it is one
+    of consecutive lines whose names (labels of the map) end at one column, some indented
+    ("colour:", "  root:", " sound:"); else None."""
+    labels = label_map()
+    ends = [(m.end(2), m[2]) if (m := _LEAD.match(line)) and m[2] in labels else None
+            for line in lines]
+    found = [None] * len(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and ends[i] and ends[j + 1] and ends[j + 1][0] == ends[i][0]:
+            j += 1
+        if j > i and any(lines[k].startswith(" ") for k in range(i, j + 1)):
+            column = max(width(labels[ends[k][1]]) for k in range(i, j + 1))
+            found[i:j + 1] = [column] * (j + 1 - i)
+        i = j + 1
+    return found
 
 
 def localise_printed(text: str, catalog: dict[str, str]) -> str:
     """A printed output in Chinese, line by line (:func:`localise_line`), and its rules."""
-    return translate_rules("\n".join(localise_line(line, catalog) for line in text.split("\n")))
+    lines = text.split("\n")
+    return translate_rules("\n".join(localise_line(line, catalog, right) for line, right
+                                     in zip(lines, _right_aligned(lines))))
 
 
 @lru_cache(maxsize=None)

@@ -380,14 +380,18 @@ def test_printed_lines_are_localised_or_reported():
             "if outlook = sunny then no (cover 3, confidence 1.000)\n"
             "100 differences, from 0.000 to 0.188")
     assert localise.localise_printed(text, catalog).split("\n") == [
-        "该结点的信息熵（否 3.2，是 0.2）：0.323", "  色泽: 青绿 -> 否, 乌黑 -> 是",
+        "该结点的信息熵（否 3.2，是 0.2）：0.323", "色泽: 青绿 -> 否, 乌黑 -> 是",
         "|--- 纹理 = 清晰",
         "若 天气 = 晴 则 否 (覆盖 3, 置信度 1.000)", "100 differences, from 0.000 to 0.188"]
-    # a line printed as a table keeps its columns: a padded label keeps its width, as does a
-    # right-aligned one (colour: is 6 columns wide, 色泽: 4)
+    # a line printed as a table keeps its columns: a padded label keeps its width, names
+    # right-aligned at one column stay so (colour: is 6 columns wide, 色泽: 4, 编号: 4); a
+    # tree's indentation stays
     assert localise.localise_printed("income  gain = 0.377\nhome    gain = 0.093\n"
-                                     " sound: dull -> no\n    wind = calm: yes", {}) == (
-        "收入    增益 = 0.377\n有房    增益 = 0.093\n  敲声: 沉闷 -> 否\n    风 = 无风: 是")
+                                     "colour: dull\n    id: soft\n    wind = calm: yes", {}) == (
+        "收入    增益 = 0.377\n有房    增益 = 0.093\n色泽: 沉闷\n编号: 软粘\n    风 = 无风: 是")
+    # a sentence, labels side by side, or "root" (根蒂 or the root node) needs a message
+    for line in ("depth 0: 17 melons, tests texture", "root: curly", "Gain(D1, root) = 0.3"):
+        assert localise.localise_printed(line, {}) == line
     # what no message and no label translates is what the page test reports, and a message
     notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [
         {"output_type": "stream", "name": "stdout", "text": [text]}]}, {
