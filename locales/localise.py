@@ -341,7 +341,7 @@ TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
     dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost Python R numpy
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
     SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio Err
-    Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
+    Gini log sign phi rho ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
     mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
     versicolor virginica unacc acc vgood""".split())
 
@@ -366,7 +366,8 @@ def english_words(text: str) -> list[str]:
 
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
-PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45")
+PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45",
+                 "book/06_missing_values")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
@@ -405,8 +406,9 @@ def width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-#: A label that names two things: "root" is the watermelons' 根蒂 and the root node
-AMBIGUOUS = {"root", "Root"}
+#: A label that names two things: "root" is the watermelons' 根蒂 and the root node, "leaves"
+#: a count of leaves in a table (叶结点数) and the leaves themselves
+AMBIGUOUS = {"root", "Root", "leaves", "Leaves"}
 #: The labels that are units, said after a number in Chinese too ("0.8813 比特")
 UNITS = {"bits", "bit"}
 #: A printed line's leading name, "  root:" (its indent, the name)
