@@ -348,6 +348,9 @@ TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
 
 #: A call in code, its arguments and all: "dtree.info_gain(school, y)", "X.drop(columns=...)"
 CALL = re.compile(r"(\b[A-Za-z_]\w*\.[\w.]+\([^()]*\))")
+#: Code in a printed line, which the map leaves as it is: a call, a quoted string
+#: (tie_break=['Annual Income'])
+CODE = re.compile(rf"({CALL.pattern[1:-1]}|(?<!\w)'[^'\n]*')")
 
 
 def english_words(text: str) -> list[str]:
@@ -367,7 +370,7 @@ def english_words(text: str) -> list[str]:
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
 PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45",
-                 "book/06_missing_values")
+                 "book/06_missing_values", "book/07_cart")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
@@ -421,7 +424,7 @@ def labels_only(line: str) -> bool:
     navel)", "income  gain" in columns, but not "depth 0: 17 melons, tests texture", a
     sentence, nor a count, "5 days", which Chinese says with a measure word: 5 天; those are a
     catalog's messages)."""
-    matches = [m for part in CALL.split(line) if not CALL.fullmatch(part)
+    matches = [m for part in CODE.split(line) if not CODE.fullmatch(part)
                for m in _pattern().finditer(part)]
     return not any(m[0] in AMBIGUOUS or m[0] not in UNITS and re.search(
         r"\d $", m.string[:m.start()]) for m in matches) and not any(
@@ -434,12 +437,13 @@ def _aligned_labels(line: str, right: int | None = None) -> str:
     padded with two spaces or more after it ("income  gain") keeps its width, the padding
     made longer or shorter (one space at least); with ``right``, the line's leading name is
     right-aligned at that column ("  根蒂:", as "  root:" was)."""
+    if right is not None and (lead := _LEAD.match(line)):
+        name = translate_labels(lead[2])
+        return " " * max(0, right - width(name)) + name + _aligned_labels(line[lead.end(2):])
     labels, pieces, pos = label_map(), [], 0
     for match in _pattern().finditer(line):
         chinese = labels[match[0]]
         diff, gap = width(match[0]) - width(chinese), line[pos:match.start()]
-        if right is not None and pos == 0 and not gap.strip():
-            gap, diff = " " * max(0, right - width(chinese)), 0
         pieces += [gap, chinese]
         pos = match.end()
         if diff and (pad := re.match(r" {2,}", line[pos:])):
@@ -464,18 +468,18 @@ def localise_line(line: str, catalog: dict[str, str], right: int | None = None) 
     if not labels_only(line):
         return line
     labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", "".join(
-        part if CALL.fullmatch(part) else _aligned_labels(part, right)
-        for part in CALL.split(line)))
+        part if CODE.fullmatch(part) else _aligned_labels(part, None if i else right)
+        for i, part in enumerate(CODE.split(line))))
     return line if english_words(labelled) else labelled
 
 
 def _right_aligned(lines: list[str]) -> list[int | None]:
     """For each line, the column its leading name is right-aligned at in Chinese, if it is one
-    of consecutive lines whose names (labels of the map) end at one column, some indented
-    ("colour:", "  root:", " sound:"); else None."""
+    of consecutive lines whose names (labels of the map, or a list of them) end at one column,
+    some indented ("colour:", "  root:", " sound:"); else None."""
     labels = label_map()
-    ends = [(m.end(2), m[2]) if (m := _LEAD.match(line)) and m[2] in labels else None
-            for line in lines]
+    ends = [(m.end(2), translate_labels(m[2])) if (m := _LEAD.match(line)) and all(
+        name in labels for name in m[2].split(", ")) else None for line in lines]
     found = [None] * len(lines)
     i = 0
     while i < len(lines):
@@ -483,7 +487,7 @@ def _right_aligned(lines: list[str]) -> list[int | None]:
         while j + 1 < len(lines) and ends[i] and ends[j + 1] and ends[j + 1][0] == ends[i][0]:
             j += 1
         if j > i and any(lines[k].startswith(" ") for k in range(i, j + 1)):
-            column = max(width(labels[ends[k][1]]) for k in range(i, j + 1))
+            column = max(width(ends[k][1]) for k in range(i, j + 1))
             found[i:j + 1] = [column] * (j + 1 - i)
         i = j + 1
     return found

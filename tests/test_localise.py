@@ -389,6 +389,9 @@ def test_printed_lines_are_localised_or_reported():
     assert localise.localise_printed("income  gain = 0.377\nhome    gain = 0.093\n"
                                      "colour: dull\n    id: soft\n    wind = calm: yes", {}) == (
         "收入    增益 = 0.377\n有房    增益 = 0.093\n色泽: 沉闷\n编号: 软粘\n    风 = 无风: 是")
+    # code stays code: a quoted string, a call's arguments
+    assert localise.localise_printed("tie_break=['Annual Income']: income, X.pop(colour)", {}) == (
+        "tie_break=['Annual Income']: 收入, X.pop(colour)")
     # a sentence, labels side by side, or "root" (根蒂 or the root node) needs a message
     for line in ("depth 0: 17 melons, tests texture", "root: curly", "Gain(D1, root) = 0.3"):
         assert localise.localise_printed(line, {}) == line
