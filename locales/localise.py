@@ -370,7 +370,7 @@ def english_words(text: str) -> list[str]:
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
 PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45",
-                 "book/06_missing_values", "book/07_cart")
+                 "book/06_missing_values", "book/07_cart", "book/08_pre_pruning")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
@@ -493,11 +493,35 @@ def _right_aligned(lines: list[str]) -> list[int | None]:
     return found
 
 
+#: A printed line's leading name and the spaces after it, "navel:  "
+_PADDED = re.compile(r"([^\s:][^:]*):( +)(?=\S)")
+
+
+def _left_aligned(lines: list[str], done: list[str]) -> list[str]:
+    """``done`` (the Chinese of ``lines``) with the values after leading names that line up in
+    English ("colour: [", "navel:  [") lined up again after the Chinese names."""
+    heads = [m.end() if (m := _PADDED.match(line)) else None for line in lines]
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and heads[i] and heads[j + 1] == heads[i]:
+            j += 1
+        found = [_PADDED.match(done[k]) for k in range(i, j + 1)]
+        if j > i and all(found) and any(len(m[2]) > 1 for m in found):
+            column = max(width(m[1]) for m in found) + 2
+            for k, m in zip(range(i, j + 1), found):
+                done[k] = m[1] + ":" + " " * (column - 1 - width(m[1])) + done[k][m.end():]
+        i = j + 1
+    return done
+
+
 def localise_printed(text: str, catalog: dict[str, str]) -> str:
-    """A printed output in Chinese, line by line (:func:`localise_line`), and its rules."""
+    """A printed output in Chinese, line by line (:func:`localise_line`), its columns lined up
+    as in English, and its rules."""
     lines = text.split("\n")
-    return translate_rules("\n".join(localise_line(line, catalog, right) for line, right
-                                     in zip(lines, _right_aligned(lines))))
+    done = [localise_line(line, catalog, right)
+            for line, right in zip(lines, _right_aligned(lines))]
+    return translate_rules("\n".join(_left_aligned(lines, done)))
 
 
 @lru_cache(maxsize=None)

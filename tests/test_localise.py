@@ -389,6 +389,9 @@ def test_printed_lines_are_localised_or_reported():
     assert localise.localise_printed("income  gain = 0.377\nhome    gain = 0.093\n"
                                      "colour: dull\n    id: soft\n    wind = calm: yes", {}) == (
         "收入    增益 = 0.377\n有房    增益 = 0.093\n色泽: 沉闷\n编号: 软粘\n    风 = 无风: 是")
+    # values lined up after names stay lined up (色泽 and 脐部 are as wide, colour and navel not)
+    assert localise.localise_printed("colour: [2, 4]\nnavel:  [2, 4]\nid:     [1]", {}) == (
+        "色泽: [2, 4]\n脐部: [2, 4]\n编号: [1]")
     # code stays code: a quoted string, a call's arguments
     assert localise.localise_printed("tie_break=['Annual Income']: income, X.pop(colour)", {}) == (
         "tie_break=['Annual Income']: 收入, X.pop(colour)")
