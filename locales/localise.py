@@ -342,6 +342,7 @@ TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
     HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
     SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio Err
     Gini log sign phi rho ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
+    Friedman Iman-Davenport Nemenyi
     mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
     versicolor virginica unacc acc vgood""".split())
 
@@ -370,7 +371,10 @@ def english_words(text: str) -> list[str]:
 #: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
 #: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
 PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45",
-                 "book/06_missing_values", "book/07_cart", "book/08_pre_pruning")
+                 "book/06_missing_values", "book/07_cart", "book/08_pre_pruning",
+                 "book/09_reduced_error_pruning", "book/10_cost_complexity_pruning",
+                 "book/11_pessimistic_pruning", "book/12_case_studies", "book/13_beyond_one_tree",
+                 "book/14_boosting", "book/15_rules_probabilities", "book/01_preface")
 #: The context of a printed line's message in its page's catalog
 PRINTED = "printed output"
 #: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
@@ -410,8 +414,9 @@ def width(text: str) -> int:
 
 
 #: A label that names two things: "root" is the watermelons' 根蒂 and the root node, "leaves"
-#: a count of leaves in a table (叶结点数) and the leaves themselves
-AMBIGUOUS = {"root", "Root", "leaves", "Leaves"}
+#: a count of leaves in a table (叶结点数) and the leaves themselves, "error" a table's error
+#: rate (错误率) and an approximation's error (误差), "normal" also the normal distribution's
+AMBIGUOUS = {"root", "Root", "leaves", "Leaves", "error", "normal"}
 #: The labels that are units, said after a number in Chinese too ("0.8813 比特")
 UNITS = {"bits", "bit"}
 #: A printed line's leading name, "  root:" (its indent, the name)
