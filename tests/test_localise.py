@@ -416,8 +416,8 @@ def _notebook(page: str) -> dict:
                                         for path in ROOT.glob("book/*.ipynb")))
 def test_printed_messages_are_current_and_chinese(page):
     # the catalog's printed lines are those the stored outputs print (no stale message), each
-    # translation places every number once and leaves no English; on the pages of
-    # PRINTED_PAGES every line is translated
+    # translation places every number once, writes none of its own and leaves no English; on the
+    # pages of PRINTED_PAGES every line is translated
     needed = localise.printed_messages(_notebook(page))
     catalog = localise.printed_catalog(page)
     assert [message for message in catalog if message not in needed] == []
@@ -425,5 +425,6 @@ def test_printed_messages_are_current_and_chinese(page):
         localise.fill(template, [str(i) for i in range(len(localise.NUMBER.findall(
             needed[message])))])
         assert localise.english_words(template) == [], (message, template)
+        assert localise.NUMBER.findall(localise.PLACE.sub("", template)) == [], template
     if page in localise.PRINTED_PAGES:
         assert [message for message in needed if message not in catalog] == []
