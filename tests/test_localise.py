@@ -428,3 +428,23 @@ def test_printed_messages_are_current_and_chinese(page):
         assert localise.NUMBER.findall(localise.PLACE.sub("", template)) == [], template
     if page in localise.PRINTED_PAGES:
         assert [message for message in needed if message not in catalog] == []
+
+
+def test_the_zh_build_shows_printed_lines_from_the_page_catalog():
+    # localise_outputs reads the page's catalog (chapter 4's message of its tie) and leaves a
+    # reference program's output (a cell tagged program-output) as it was printed
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    printed = "tied at D1: root, navel, touch -> chosen: root"
+    rpart = "  Primary splits:\n      Start  < 8.5  to the right, improve=6.762330"
+    page = new_document("page", get_default_settings(Parser))
+    ours, theirs = nodes.literal_block(printed, printed), nodes.literal_block(rpart, rpart)
+    page += nodes.container("", nodes.container("", ours, classes=["cell_output"]),
+                            classes=["cell"])
+    page += nodes.container("", nodes.container("", theirs, classes=["cell_output"]),
+                            classes=["cell", f"tag_{localise.PROGRAM_OUTPUT}"])
+    localise.localise_outputs(None, page, "book/04_id3")
+    assert (ours.astext(), theirs.astext()) == ("D1 处并列：根蒂、脐部、触感 -> 选中：根蒂", rpart)
