@@ -735,14 +735,37 @@ def localise_tooltips(page: str) -> str:
     return _TOOLTIP.sub(lambda m: f'{m[1]}="{TOOLTIPS.get(m[2], m[2])}"', page)
 
 
+#: The class of a run of Chinese characters in a <pre>: _static/dtree.css makes each exactly two
+#: columns wide (a Chinese glyph is 1em, two columns of a monospaced font are 2ch, about 1.2em),
+#: so the columns a printed line lines up stay lined up in the browser
+COLUMNS = "zh-cols"
+#: A run of characters two columns wide: Chinese, its punctuation (：，（）), full-width forms
+_WIDE = re.compile(r"[\u2e80-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uff60\uffe0-\uffe6]+")
+
+
+def wide_columns(page: str) -> str:
+    """``page`` (html) with each run of two-column characters inside a <pre> in a span of class
+    :data:`COLUMNS`, once (a page written again keeps one span a run)."""
+    def runs(pre: re.Match) -> str:
+        text = re.sub(rf'<span class="{COLUMNS}">([^<]*)</span>', r"\1", pre[0])
+        return re.sub(r"(?<=>)[^<]+|^[^<]+", lambda part: _WIDE.sub(
+            lambda run: f'<span class="{COLUMNS}">{run[0]}</span>', part[0]), text)
+
+    return re.sub(r"<pre\b.*?</pre>", runs, page, flags=re.S)
+
+
 def localise_written_pages(app, exception) -> None:
     """The tooltips of every page written (they come from the templates, after the doctree)
-    and of the buttons sphinx-togglebutton's script adds (_static/togglebutton.js)."""
+    and of the buttons sphinx-togglebutton's script adds (_static/togglebutton.js); the
+    Chinese in its <pre> blocks two columns a character (:func:`wide_columns`)."""
     if exception is None and app.builder.format == "html":
         out = Path(app.outdir)
         for path in [*out.rglob("*.html"), *out.glob("_static/togglebutton.js")]:
             page = path.read_text(encoding="utf-8")
-            if (localised := localise_tooltips(page)) != page:
+            localised = localise_tooltips(page)
+            if path.suffix == ".html":
+                localised = wide_columns(localised)
+            if localised != page:
                 path.write_text(localised, encoding="utf-8")
 
 

@@ -448,3 +448,17 @@ def test_the_zh_build_shows_printed_lines_from_the_page_catalog():
                             classes=["cell", f"tag_{localise.PROGRAM_OUTPUT}"])
     localise.localise_outputs(None, page, "book/04_id3")
     assert (ours.astext(), theirs.astext()) == ("D1 处并列：根蒂、脐部、触感 -> 选中：根蒂", rpart)
+
+
+def test_chinese_in_a_pre_takes_two_columns_a_character():
+    # a printed line's columns count a Chinese character as two (localise_printed); the zh
+    # pages' stylesheet makes it so in the browser for the runs wide_columns marks, once
+    page = ('<p>收入</p><pre><span></span>收入    增益 = 0.377（a）\n'
+            '<span class="n">色泽</span></pre>')
+    once = localise.wide_columns(page)
+    assert once == ('<p>收入</p><pre><span></span><span class="zh-cols">收入</span>    '
+                    '<span class="zh-cols">增益</span> = 0.377<span class="zh-cols">（</span>a'
+                    '<span class="zh-cols">）</span>\n<span class="n">'
+                    '<span class="zh-cols">色泽</span></span></pre>')
+    assert localise.wide_columns(once) == once
+    assert "pre span.zh-cols" in (ROOT / "_static" / "dtree.css").read_text(encoding="utf-8")
