@@ -491,8 +491,12 @@ _GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]"
 
 def _kept(text: str, label: re.Match) -> bool:
     """Whether the English ``label`` in ``text`` is one the glossary keeps in English (its
-    Chinese holds it: Bagging, 1-SE 规则), or in a gloss or an English quotation (_GLOSS)."""
-    return label[0] in localise.label_map()[label[0]] or any(
+    Chinese holds it: Bagging, 1-SE 规则), a value of a UCI data set's attribute, which the
+    code names as the tables do ("safety 为 low", as a table's "safety = low"), or in a gloss
+    or an English quotation (_GLOSS)."""
+    before = re.search(r"([\w-]+) (?:为|=) $", text[:label.start()])
+    return label[0] in localise.label_map()[label[0]] or bool(
+        before and before[1] in UCI_ATTRIBUTES) or any(
         gloss.start() <= label.start() and label.end() <= gloss.end()
         for gloss in _GLOSS.finditer(text))
 
@@ -533,6 +537,9 @@ def test_english_labels_in_prose_are_found():
         "prose: 'no' in 'our）、Bagging，“at the root”，好瓜（英文 ripe），“no”'",
         "formula: \\text{cloudy }"]
     assert english_labels_in_prose(page, frozenset({"cloudy "}))[-1].startswith("prose:")
+    # a UCI attribute's value is the code's, as in a table's test (safety = low)
+    assert english_labels_in_prose(_page("<p>在 safety 为 low 处，收入为 low</p>")) == [
+        "prose: 'low' in '在 safety 为 low 处，收入为 low'"]
 
 
 #: Chinese words a reader searches for (issue 34): a term of the glossary's, kept whole by the
