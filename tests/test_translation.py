@@ -75,27 +75,83 @@ def markup(message: str) -> Counter:
 FORMULA_TEXT = re.compile(r"\\text\{([^{}]*)\}")
 
 
-def same_formula(english: str, chinese: str) -> bool:
+#: A formula's words that are prose, not a label of the data (issue 34), each page's: the
+#: phrases of a definition (t \text{ leaf of } T), the nodes it names (m(\text{root}), where
+#: the map's root is the watermelons' 根蒂), a word of a line of arithmetic (\text{numerator}).
+#: English piece of a formula -> its Chinese, written once; a piece and its Chinese differ only
+#: inside \text{...}, in words without a Latin letter and with the same digits
+#: (:func:`phrase_problems`), and a formula may take the Chinese only where its English has the
+#: piece (:func:`same_formula`). A seed's own notation, quoted as the seed writes it, stays
+#: (seed 000's \text{entropy}(D) and \text{Error}(t), Zhou's \text{Ent}, \text{IV}), and so do
+#: the names of formulas (SSE, MSE) and one-letter classes (P(\text{a})).
+FORMULA_PHRASES = {
+    "book/03_impurity": {r"\text{home}": r"\text{有房}"},  # the exercise's table: 有房
+    "book/08_pre_pruning": {r"\text{ with 2 degrees of freedom}": r"\text{（自由度为 2）}"},
+    "book/09_reduced_error_pruning": {r"\text{root}": r"\text{根结点}"},
+    "book/10_cost_complexity_pruning": {
+        r"t \text{ leaf of } T": r"t \text{为} T \text{的叶结点}",
+        # 子结点 without 的, so that N(t)'s formula fits a phone's column (420 px)
+        r"c \text{ child of } t": r"c \text{为} t \text{子结点}",
+        r"\text{at a leaf of } T_0": r"\text{在 } T_0 \text{ 的叶结点处}",
+        r"\text{otherwise}": r"\text{否则}",
+        r"\text{root}": r"\text{根结点}",
+        r"\text{left}": r"\text{左子结点}",
+        r"\text{right}": r"\text{右子结点}"},
+    "book/11_pessimistic_pruning": {r"\text{numerator}": r"\text{分子}"},
+    "book/14_boosting": {r"\text{bins}": r"\text{分箱数}"},
+}
+
+
+def phrase_problems(phrases: dict[str, str]) -> list[str]:
+    """What makes a row of FORMULA_PHRASES no free translation of a formula's words: English
+    without \\text{...}, a symbol, number or other character changed outside \\text{...}
+    (spaces aside), a Latin letter or another number inside the Chinese \\text{...}, or a
+    Chinese the one map gives anyway."""
+    problems = []
+    for english, chinese in phrases.items():
+        words, translated = FORMULA_TEXT.findall(english), FORMULA_TEXT.findall(chinese)
+        if (not words or FORMULA_TEXT.sub(" ", english).split()
+                != FORMULA_TEXT.sub(" ", chinese).split()):
+            problems.append(f"{english} -> {chinese}: not only words in \\text{{...}}")
+        if any(re.search("[A-Za-z]", word) for word in translated) or (
+                re.findall(r"\d+", " ".join(words)) != re.findall(r"\d+", " ".join(translated))):
+            problems.append(f"{english} -> {chinese}: a Latin letter or another number")
+        if FORMULA_TEXT.sub(lambda m: f"\\text{{{localise.translate_labels(m[1])}}}",
+                            english) == chinese:
+            problems.append(f"{english} -> {chinese}: the map gives it")
+    return problems
+
+
+def same_formula(english: str, chinese: str, phrases: dict[str, str] | None = None) -> bool:
     """Whether ``chinese`` is the formula ``english`` with the words of some of its \\text{...}
     through the one English -> Chinese map (locales/localise.py, as the zh tables show them:
-    \\text{sunny } -> \\text{晴 }), the others as they are; its symbols, numbers and every other
-    character the same."""
+    \\text{sunny } -> \\text{晴 }), some of the pieces of ``phrases`` (its page's
+    FORMULA_PHRASES) in their Chinese, the others as they are; its symbols, numbers and every
+    other character the same."""
     if not english.startswith(("$", "\\begin")):
         return False
-    en, zh = FORMULA_TEXT.split(english), FORMULA_TEXT.split(chinese)
-    return len(en) == len(zh) and all(
-        z == e if i % 2 == 0 else z in (e, localise.translate_labels(e))
-        for i, (e, z) in enumerate(zip(en, zh)))
+    phrases = phrases or {}
+    pieces = re.compile("|".join([re.escape(piece) for piece in sorted(phrases, key=len)[::-1]]
+                                 + [FORMULA_TEXT.pattern]))
+    pattern, at = "", 0
+    for piece in pieces.finditer(english):
+        alike = {piece[0], phrases.get(piece[0])
+                 or f"\\text{{{localise.translate_labels(piece[1])}}}"}
+        pattern += re.escape(english[at:piece.start()]) + f"(?:{'|'.join(map(re.escape, alike))})"
+        at = piece.end()
+    return re.fullmatch(pattern + re.escape(english[at:]), chinese) is not None
 
 
-def changed_markup(source: str, translation: str) -> tuple[Counter, Counter]:
+def changed_markup(source: str, translation: str,
+                   phrases: dict[str, str] | None = None) -> tuple[Counter, Counter]:
     """The code, formulas and role targets of ``source`` that ``translation`` lacks, and those it
-    has instead; a formula whose words in \\text{...} are in Chinese (:func:`same_formula`)
-    counts as the same."""
+    has instead; a formula whose words in \\text{...} are in Chinese (:func:`same_formula`, with
+    its page's ``phrases``) counts as the same."""
     english, chinese = markup(source), markup(translation)
     english, chinese = english - chinese, chinese - english
     for token in list(chinese.elements()):
-        match = next((e for e in english if english[e] > 0 and same_formula(e, token)), None)
+        match = next((e for e in english
+                      if english[e] > 0 and same_formula(e, token, phrases)), None)
         if match is not None:
             english[match] -= 1
             chinese[token] -= 1
@@ -196,7 +252,8 @@ def test_every_message_is_translated(catalogs, page):
 def test_translation_keeps_code_math_and_roles(catalogs, page):
     changed = [f"{source[:60]!r}: {dict(lost)} became {dict(added)}"
                for source, m in _translations(catalogs, page) if m and m.string
-               for lost, added in [changed_markup(source, m.string)] if lost or added]
+               for lost, added in [changed_markup(source, m.string, FORMULA_PHRASES.get(page))]
+               if lost or added]
     assert not changed, f"{page}:\n  " + "\n  ".join(changed)
 
 
@@ -269,6 +326,53 @@ def test_a_formula_may_name_values_as_the_tables_do(chinese, same):
     lost, added = changed_markup(f"On {english}, yes.", f"在 {chinese} 上，是。")
     assert (lost, added) == ((Counter(), Counter()) if same else
                              (Counter([english]), Counter([chinese])))
+
+
+def test_formula_phrases_are_translations_of_words_only(catalogs):
+    for page, phrases in FORMULA_PHRASES.items():
+        assert page in tasks.TRANSLATED and not phrase_problems(phrases), page
+        # each row is used: some translation of its page has the Chinese
+        english, chinese = catalogs[page]
+        unused = [piece for piece, zh in phrases.items()
+                  if not any(zh in (chinese.get(m.id).string or "") for m in english
+                             if m.id and chinese.get(m.id))]
+        assert not unused, f"{page}: rows no translation uses: {unused}"
+
+
+def test_phrase_problems_are_found():
+    assert phrase_problems({r"\text{root}": r"\text{根结点}",
+                            r"t \text{ leaf of } T": r"t \text{ 为 } T \text{ 的叶结点}"}) == []
+    assert [problem.split(": ")[-1] for problem in phrase_problems({
+        r"t \text{ leaf of } T": r"t \in T \text{ 的叶结点}",  # a symbol more
+        r"T_0": r"T_1",  # no words
+        r"\text{ with 2 degrees}": r"\text{（自由度为 3）}",  # another number
+        r"\text{left}": r"\text{左 left}",  # English kept inside
+        r"\text{leaf}": r"\text{叶结点}"})] == [  # the map's own
+        r"not only words in \text{...}", r"not only words in \text{...}",
+        "a Latin letter or another number", "a Latin letter or another number",
+        "the map gives it"]
+
+
+@pytest.mark.parametrize("chinese, same", [
+    # a row of the page's phrases, the map's words, or the English, in any \text{...}
+    (r"$m(\text{根结点}) = R(t \text{ 为 } T \text{ 的叶结点}) + 3$", True),
+    (r"$m(\text{root}) = R(t \text{ 为 } T \text{ 的叶结点}) + 3$", True),
+    (r"$m(\text{根结点}) = R(t \text{ leaf of } T) + 3$", True),
+    # the map's root is the watermelons' 根蒂; another number, symbol or \text{...}: another
+    (r"$m(\text{根蒂}) = R(t \text{ 为 } T \text{ 的叶结点}) + 3$", False),
+    (r"$m(\text{根结点}) = R(t \text{ 为 } T \text{ 的叶结点}) + 4$", False),
+    (r"$m(\text{根结点}) = R(s \text{ 为 } T \text{ 的叶结点}) + 3$", False),
+    (r"$m(\text{根结点}) = R(t \text{ 为 } T \text{ 的}\text{叶结点}) + 3$", False),
+    (r"$m(\text{根结点}) = R(t \text{ 为 } T \text{ 的叶结点}) + 3 \text{否则}$", False)])
+def test_a_formula_may_translate_its_pages_phrases(chinese, same):
+    english = r"$m(\text{root}) = R(t \text{ leaf of } T) + 3$"
+    phrases = {r"\text{root}": r"\text{根结点}",
+               r"t \text{ leaf of } T": r"t \text{ 为 } T \text{ 的叶结点}",
+               r"\text{otherwise}": r"\text{否则}"}
+    assert same_formula(english, chinese, phrases) is same
+    # another page's formula may not take these rows
+    assert same_formula(english, chinese) is (same and "根结点" not in chinese
+                                              and "叶结点" not in chinese)
 
 
 def test_an_amsmath_message_is_one_formula():

@@ -128,12 +128,16 @@ def reference_codes(values) -> tuple[list[int], list]:
 
 
 SHARED = ["b", "a", "c"]
+OBJECTS_300 = ["".join(["v", str(i % 150)]) for i in range(300)]
 EXAMPLES = {
     "shared strings": [SHARED[i % 3] for i in range(30)],
     # distinct objects holding equal strings (as built one by one)
     "distinct string objects": ["".join(["x", str(i % 3)]) for i in range(30)],
     # more distinct objects than _hash's fast path takes
     "many distinct objects": [str(i % 300) for i in range(600)],
+    # 300 objects (more than FEW_OBJECTS, an eighth of the rows) holding 150 values: the fast path
+    "an eighth of the rows distinct objects": [
+        OBJECTS_300[i % 300] for i in range(2400)],
     "strings with None and NaN": ["b", None, "a", np.nan, "b", "a"] * 5,
     "integers": [3, 1, 2, 3, 10] * 4,
     "floats with NaN": [0.5, np.nan, -1.0, 0.5, 2.25] * 3,
