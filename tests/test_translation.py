@@ -85,7 +85,6 @@ FORMULA_TEXT = re.compile(r"\\text\{([^{}]*)\}")
 #: (seed 000's \text{entropy}(D) and \text{Error}(t), Zhou's \text{Ent}, \text{IV}), and so do
 #: the names of formulas (SSE, MSE) and one-letter classes (P(\text{a})).
 FORMULA_PHRASES = {
-    "book/03_impurity": {r"\text{home}": r"\text{有房}"},  # the exercise's table: 有房
     "book/08_pre_pruning": {r"\text{ with 2 degrees of freedom}": r"\text{（自由度为 2）}"},
     "book/09_reduced_error_pruning": {r"\text{root}": r"\text{根结点}"},
     "book/10_cost_complexity_pruning": {
