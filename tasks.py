@@ -255,6 +255,21 @@ def gettext_templates(output: Path) -> Path:
     return output / "_build" / "gettext"
 
 
+def add_printed(template, name: str):
+    """A page's template with the lines its chapter prints (its stored outputs) as messages of
+    context ``localise.PRINTED``, each with the first line printed as a comment for the
+    translator (locales/localise.py); a page that is no notebook has none."""
+    notebook = ROOT / f"{name}.ipynb"
+    if notebook.exists():
+        sys.path.insert(0, str(ROOT / "locales"))
+        import localise
+
+        for message, line in localise.printed_messages(
+                json.loads(notebook.read_text(encoding="utf-8"))).items():
+            template.add(message, context=localise.PRINTED, auto_comments=[f"printed: {line}"])
+    return template
+
+
 def needs_translation(source: str) -> bool:
     """Whether a message has prose to translate: a letter outside its math ($...$), code
     (`...`) and role targets ({cite}`key`, the <label> of {ref}`text <label>`, whose text is
@@ -278,7 +293,8 @@ def _undated(po: bytes) -> bytes:
 
 def _translations(*pages: str) -> int:
     """Runs inside .venv: merge each catalog (those of TRANSLATED, those that exist, and those of
-    ``pages``, created) with its page's messages as the English has them now (babel: a changed
+    ``pages``, created) with its page's messages as the English has them now, its prose and the
+    lines its stored outputs print (:func:`add_printed`) (babel: a changed
     message keeps its old translation marked fuzzy, a removed one goes), then list what needs a
     translator: every empty or fuzzy message of the translated pages, and a count for the rest."""
     import io
@@ -294,7 +310,7 @@ def _translations(*pages: str) -> int:
             if not (templates / f"{name}.pot").exists():
                 sys.exit(f"{name} is not a page of the book (_toc.yml)")
             with (templates / f"{name}.pot").open("rb") as file:
-                template = read_po(file)
+                template = add_printed(read_po(file), name)
             path = CATALOGS / f"{name}.po"
             catalog = Catalog(locale="zh_CN", fuzzy=False)
             if path.exists():

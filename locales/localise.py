@@ -22,12 +22,24 @@ The figures' texts went through it when the chapter ran (dtree.notebook draws ea
 second time in Chinese, :func:`translate_figure_text`); the zh build shows that rendering.
 Identifiers (``max_depth=2``, ``stop_reason``) are words of
 code and stay as they are: a label never matches inside a word joined by "_", "." or "-".
+
+The other lines a chapter prints (print(), logs, warnings) are messages of its page's catalog
+(``locales/zh_CN/LC_MESSAGES/book/<page>.po``, context :data:`PRINTED`), beside its prose: a
+line with its numbers taken out, "Ent of the node (no {}, yes {}): {}", is the message, and its
+translation the Chinese template, "该结点的信息熵（否 {}，是 {}）：{}"; the zh build puts the
+execution's numbers back into the template, each once, in order (or as numbered, {2}), so no
+number can change (:func:`printed_message`, :func:`fill`). ``python3 tasks.py translations``
+extracts the messages from the stored outputs (:func:`printed_messages`) and drops those no
+output prints any more. A line the map alone makes Chinese ("colour: green -> no" -> "色泽:
+青绿 -> 否") needs no message. What a reference program printed (R's rpart, C5.0) is its words
+and stays as printed: its cell carries the tag :data:`PROGRAM_OUTPUT`.
 """
 from __future__ import annotations
 
 import html
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -307,6 +319,261 @@ def translate_rules(text: str) -> str:
     return "\n".join(lines)
 
 
+#: The English that a Chinese page's computed tables, verify tables and printed lines may show
+#: (issue 34 §1):
+#: the names of the programs and libraries compared (dtree, rpart, J48, ...) and of methods the
+#: glossary keeps in English (CART, Bagging, AdaBoost, 1-SE), abbreviations (SE, CV, PEP, EBP,
+#: MCAR), formula names (Gain, Ent, IV), rpart's column names (CP, nsplit, rel error, xerror,
+#: xstd, improve, twoing, style), Python's values (True, False, None, NaN), the UCI data sets'
+#: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
+#: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
+#: max_depth, Node.scores), names in camel case (UserWarning, CARTClassifier), quoted values
+#: ('branch', missing='branch') and a call's arguments (dtree.gini(y)) are code, and are
+#: not counted; so is a test of an attribute of UCI_ATTRIBUTES, value and all ("safety = low",
+#: "maint ∈ {vhigh, high}", as a printed tree or rule shows it).
+#: The UCI data sets' attributes that the chapters' tables, trees and rules name
+UCI_ATTRIBUTES = frozenset("""
+    odor spore-print-color gill-size gill-spacing population wage-increase-first-year pension
+    education-allowance statutory-holidays contribution-to-health-plan
+    longterm-disability-assistance duration purpose proline buying maint doors persons lug_boot
+    safety""".split())
+TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
+    dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost Python R numpy
+    HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
+    SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio Err
+    Gini log sign phi rho ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
+    Friedman Iman-Davenport Nemenyi
+    mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
+    versicolor virginica unacc acc vgood""".split())
+
+
+#: A call in code, its arguments and all: "dtree.info_gain(school, y)", "X.drop(columns=...)"
+CALL = re.compile(r"(\b[A-Za-z_]\w*\.[\w.]+\([^()]*\))")
+#: Code in a printed line, which the map leaves as it is: a call, a quoted string
+#: (tie_break=['Annual Income'])
+CODE = re.compile(rf"({CALL.pattern[1:-1]}|(?<!\w)'[^'\n]*')")
+
+
+def english_words(text: str) -> list[str]:
+    """The English words of a table cell's or a printed line's text that TABLE_ENGLISH_KEPT
+    does not keep."""
+    text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
+    text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
+    text = re.sub(r'"[^"]*"|\barray\(', " ", text)  # a repr's string, numpy's array([0.9, 1.0])
+    text = CALL.sub(" ", text)  # a call of code, dtree.info_gain(school, y)
+    text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
+                  lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
+    words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
+    return [word for word in words if len(word) > 1 and word not in TABLE_ENGLISH_KEPT
+            and not re.search(r"[\d_.]|[a-z][A-Z]|[A-Z]{2}[a-z]", word)]
+
+
+#: The pages whose printed lines are in Chinese (each message of PRINTED translated): the
+#: tests check these (tests/test_translation.py, tests/test_pages.py); a page joins once done
+PRINTED_PAGES = ("book/02_growing_a_tree", "book/03_impurity", "book/04_id3", "book/05_c45",
+                 "book/06_missing_values", "book/07_cart", "book/08_pre_pruning",
+                 "book/09_reduced_error_pruning", "book/10_cost_complexity_pruning",
+                 "book/11_pessimistic_pruning", "book/12_case_studies", "book/13_beyond_one_tree",
+                 "book/14_boosting", "book/15_rules_probabilities", "book/01_preface")
+#: The context of a printed line's message in its page's catalog
+PRINTED = "printed output"
+#: A number as printed: "0.323", "4.2e-10", "17"; not the digits of a name (log2, C4.5, x0,
+#: U_25%, D1)
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e[-+]\d+)?(?![\w])")
+#: A number's place in a template: "{}" (the next number) or "{2}" (the second)
+PLACE = re.compile(r"\{(\d*)\}")
+#: The tag of a cell whose output a reference program printed (R, C5.0, Weka): its words,
+#: kept as printed in both editions (myst-nb gives the cell the class tag_program-output)
+PROGRAM_OUTPUT = "program-output"
+#: The tags of a cell whose outputs the page does not show
+HIDDEN = {"remove-output", "remove-cell"}
+
+
+def printed_message(line: str) -> tuple[str, list[str]]:
+    """A printed line as its catalog's message, each number replaced by "{}", and its numbers
+    as printed, in order."""
+    return NUMBER.sub("{}", line), NUMBER.findall(line)
+
+
+def fill(template: str, numbers: list[str]) -> str:
+    """A message's translation with the numbers of one printed line put back: "{}" takes the
+    next one, "{2}" the second. Every number must be used exactly once (ValueError)."""
+    places = [place for place in PLACE.findall(template)]
+    order = ([int(place) - 1 for place in places] if all(places)
+             else list(range(len(places))) if not any(places) else None)
+    if order is None or sorted(order) != list(range(len(numbers))):
+        raise ValueError(f"the template {template!r} does not place each of the "
+                         f"{len(numbers)} numbers {numbers} once")
+    it = iter(order)
+    return PLACE.sub(lambda _: numbers[next(it)], template)
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes in a monospaced font: two for a Chinese character."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+#: A label that names two things: "root" is the watermelons' 根蒂 and the root node, "leaves"
+#: a count of leaves in a table (叶结点数) and the leaves themselves, "error" a table's error
+#: rate (错误率) and an approximation's error (误差), "normal" also the normal distribution's
+AMBIGUOUS = {"root", "Root", "leaves", "Leaves", "error", "normal"}
+#: The labels that are units, said after a number in Chinese too ("0.8813 比特")
+UNITS = {"bits", "bit"}
+#: A printed line's leading name, "  root:" (its indent, the name)
+_LEAD = re.compile(r"( *)([^:\s][^:]*?):")
+
+
+def labels_only(line: str) -> bool:
+    """Whether the map may translate ``line`` on its own, label by label: its labels are data,
+    none of :data:`AMBIGUOUS` and no two one space apart ("colour: green -> no", "Gain(D1,
+    navel)", "income  gain" in columns, but not "depth 0: 17 melons, tests texture", a
+    sentence, nor a count, "5 days", which Chinese says with a measure word: 5 天; those are a
+    catalog's messages)."""
+    matches = [m for part in CODE.split(line) if not CODE.fullmatch(part)
+               for m in _pattern().finditer(part)]
+    return not any(m[0] in AMBIGUOUS or m[0] not in UNITS and re.search(
+        r"\d $", m.string[:m.start()]) for m in matches) and not any(
+        a.string is b.string and a.string[a.end():b.start()] == " "
+        for a, b in zip(matches, matches[1:]))
+
+
+def _aligned_labels(line: str, right: int | None = None) -> str:
+    """:func:`translate_labels` keeping the columns of a line printed as a table: a label
+    padded with two spaces or more after it ("income  gain") keeps its width, the padding
+    made longer or shorter (one space at least); with ``right``, the line's leading name is
+    right-aligned at that column ("  根蒂:", as "  root:" was)."""
+    if right is not None and (lead := _LEAD.match(line)):
+        name = translate_labels(lead[2])
+        return " " * max(0, right - width(name)) + name + _aligned_labels(line[lead.end(2):])
+    labels, pieces, pos = label_map(), [], 0
+    for match in _pattern().finditer(line):
+        chinese = labels[match[0]]
+        diff, gap = width(match[0]) - width(chinese), line[pos:match.start()]
+        pieces += [gap, chinese]
+        pos = match.end()
+        if diff and (pad := re.match(r" {2,}", line[pos:])):
+            pieces.append(" " * max(1, len(pad[0]) + diff))
+            pos += pad.end()
+    return "".join(pieces) + line[pos:]
+
+
+def localise_line(line: str, catalog: dict[str, str], right: int | None = None) -> str:
+    """One printed line in Chinese: a line of a tree as its table cell would be, else its
+    catalog's template with its numbers (:func:`fill`), else, if the map may translate it
+    (:func:`labels_only`) and that leaves no English word (:func:`english_words`), each label
+    of the map in it (:func:`_aligned_labels`), else the line as printed, English, which the
+    page test reports; a rule is left to :func:`translate_rules`."""
+    if _TREE_LINE.fullmatch(line):
+        return translate(line).replace(" in {", " ∈ {")
+    if _RULE.fullmatch(line) or _DEFAULT.fullmatch(line):
+        return line
+    message, numbers = printed_message(line)
+    if message in catalog:
+        return fill(catalog[message], numbers)
+    if not labels_only(line):
+        return line
+    labelled = re.sub(rf"(?<={HAN}) (?={HAN})", "", "".join(
+        part if CODE.fullmatch(part) else _aligned_labels(part, None if i else right)
+        for i, part in enumerate(CODE.split(line))))
+    return line if english_words(labelled) else labelled
+
+
+def _right_aligned(lines: list[str]) -> list[int | None]:
+    """For each line, the column its leading name is right-aligned at in Chinese, if it is one
+    of consecutive lines whose names (labels of the map, or a list of them) end at one column,
+    some indented ("colour:", "  root:", " sound:"); else None."""
+    labels = label_map()
+    ends = [(m.end(2), translate_labels(m[2])) if (m := _LEAD.match(line)) and all(
+        name in labels for name in m[2].split(", ")) else None for line in lines]
+    found = [None] * len(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and ends[i] and ends[j + 1] and ends[j + 1][0] == ends[i][0]:
+            j += 1
+        if j > i and any(lines[k].startswith(" ") for k in range(i, j + 1)):
+            column = max(width(ends[k][1]) for k in range(i, j + 1))
+            found[i:j + 1] = [column] * (j + 1 - i)
+        i = j + 1
+    return found
+
+
+#: A printed line's leading name and the spaces after it, "navel:  "
+_PADDED = re.compile(r"([^\s:][^:]*):( +)(?=\S)")
+
+
+def _left_aligned(lines: list[str], done: list[str]) -> list[str]:
+    """``done`` (the Chinese of ``lines``) with the values after leading names that line up in
+    English ("colour: [", "navel:  [") lined up again after the Chinese names."""
+    heads = [m.end() if (m := _PADDED.match(line)) else None for line in lines]
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and heads[i] and heads[j + 1] == heads[i]:
+            j += 1
+        found = [_PADDED.match(done[k]) for k in range(i, j + 1)]
+        if j > i and all(found) and any(len(m[2]) > 1 for m in found):
+            column = max(width(m[1]) for m in found) + 2
+            for k, m in zip(range(i, j + 1), found):
+                done[k] = m[1] + ":" + " " * (column - 1 - width(m[1])) + done[k][m.end():]
+        i = j + 1
+    return done
+
+
+def localise_printed(text: str, catalog: dict[str, str]) -> str:
+    """A printed output in Chinese, line by line (:func:`localise_line`), its columns lined up
+    as in English, and its rules."""
+    lines = text.split("\n")
+    done = [localise_line(line, catalog, right)
+            for line, right in zip(lines, _right_aligned(lines))]
+    return translate_rules("\n".join(_left_aligned(lines, done)))
+
+
+@lru_cache(maxsize=None)
+def printed_catalog(page: str) -> dict[str, str]:
+    """A page's messages of :data:`PRINTED` and their translations, as its catalog has them
+    (``page`` as "book/04_id3"); none fuzzy or empty."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / f"{page}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as file:
+        catalog = read_po(file, locale="zh_CN")
+    return {m.id: m.string for m in catalog
+            if m.context == PRINTED and m.id and m.string and not m.fuzzy}
+
+
+def printed_outputs(notebook: dict) -> list[str]:
+    """The texts a notebook's page shows as printed output: its streams, and the plain text of
+    a result that has no richer form (html, figure, widget); not those of a hidden cell nor of a
+    cell of :data:`PROGRAM_OUTPUT`."""
+    texts = []
+    for cell in notebook.get("cells", []):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell["cell_type"] != "code" or tags & (HIDDEN | {PROGRAM_OUTPUT}):
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if output["output_type"] == "stream":
+                texts.append("".join(output["text"]))
+            elif list(data) == ["text/plain"]:
+                texts.append("".join(data["text/plain"]))
+    return texts
+
+
+def printed_messages(notebook: dict) -> dict[str, str]:
+    """The messages a notebook's printed outputs need: each line that the map alone leaves with
+    English words (:func:`english_words`), as :func:`printed_message`, with the first line
+    printed as it, in order of appearance."""
+    found = {}
+    for text in printed_outputs(notebook):
+        for line, shown in zip(text.split("\n"), localise_printed(text, {}).split("\n")):
+            if english_words(shown):
+                found.setdefault(printed_message(line)[0], line)
+    return found
+
+
 def _ancestors(node):
     while node.parent is not None:
         node = node.parent
@@ -314,8 +581,9 @@ def _ancestors(node):
 
 
 def localise_outputs(app, doctree, docname) -> None:
-    """Every stored HTML output of the page (its tables) in Chinese, the trees and the rules
-    printed as text, and every value glued into the prose as text ("CART 1-SE", "worst perimeter");
+    """Every stored HTML output of the page (its tables) in Chinese, the lines printed as text
+    (:func:`localise_printed`; those of a :data:`PROGRAM_OUTPUT` as printed), and every value
+    glued into the prose as text ("CART 1-SE", "worst perimeter");
     then the short Chinese words of every table kept whole (:func:`keep_words_html`,
     :func:`keep_words`)."""
     for raw in doctree.findall(nodes.raw):
@@ -323,11 +591,12 @@ def localise_outputs(app, doctree, docname) -> None:
             text = keep_words_html(localise_html(raw.astext()))
             raw.children = [nodes.Text(text)]
             raw.rawsource = text
+    catalog = printed_catalog(docname)
     for block in doctree.findall(nodes.literal_block):
-        if any("cell_output" in parent.get("classes", []) for parent in _ancestors(block)):
+        classes = {c for parent in _ancestors(block) for c in parent.get("classes", [])}
+        if "cell_output" in classes and f"tag_{PROGRAM_OUTPUT}" not in classes:
             text = block.astext()
-            localised = translate_rules(_TREE_LINE.sub(
-                lambda line: translate(line[0]).replace(" in {", " ∈ {"), text))
+            localised = localise_printed(text, catalog)
             if localised != text:
                 block.children = [nodes.Text(localised)]
                 block.rawsource = localised  # what Sphinx's html writer highlights
@@ -466,14 +735,37 @@ def localise_tooltips(page: str) -> str:
     return _TOOLTIP.sub(lambda m: f'{m[1]}="{TOOLTIPS.get(m[2], m[2])}"', page)
 
 
+#: The class of a run of Chinese characters in a <pre>: _static/dtree.css makes each exactly two
+#: columns wide (a Chinese glyph is 1em, two columns of a monospaced font are 2ch, about 1.2em),
+#: so the columns a printed line lines up stay lined up in the browser
+COLUMNS = "zh-cols"
+#: A run of characters two columns wide: Chinese, its punctuation (：，（）), full-width forms
+_WIDE = re.compile(r"[\u2e80-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uff60\uffe0-\uffe6]+")
+
+
+def wide_columns(page: str) -> str:
+    """``page`` (html) with each run of two-column characters inside a <pre> in a span of class
+    :data:`COLUMNS`, once (a page written again keeps one span a run)."""
+    def runs(pre: re.Match) -> str:
+        text = re.sub(rf'<span class="{COLUMNS}">([^<]*)</span>', r"\1", pre[0])
+        return re.sub(r"(?<=>)[^<]+|^[^<]+", lambda part: _WIDE.sub(
+            lambda run: f'<span class="{COLUMNS}">{run[0]}</span>', part[0]), text)
+
+    return re.sub(r"<pre\b.*?</pre>", runs, page, flags=re.S)
+
+
 def localise_written_pages(app, exception) -> None:
     """The tooltips of every page written (they come from the templates, after the doctree)
-    and of the buttons sphinx-togglebutton's script adds (_static/togglebutton.js)."""
+    and of the buttons sphinx-togglebutton's script adds (_static/togglebutton.js); the
+    Chinese in its <pre> blocks two columns a character (:func:`wide_columns`)."""
     if exception is None and app.builder.format == "html":
         out = Path(app.outdir)
         for path in [*out.rglob("*.html"), *out.glob("_static/togglebutton.js")]:
             page = path.read_text(encoding="utf-8")
-            if (localised := localise_tooltips(page)) != page:
+            localised = localise_tooltips(page)
+            if path.suffix == ".html":
+                localised = wide_columns(localised)
+            if localised != page:
                 path.write_text(localised, encoding="utf-8")
 
 

@@ -356,3 +356,109 @@ def test_without_the_font_or_a_notebook_nothing_is_drawn(monkeypatch, capsys):
     monkeypatch.setattr(notebook, "LOCALISE", ROOT / "locales" / "no_such_file.py")
     assert notebook._figure_translator() is None
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_printed_line_keeps_its_numbers_in_order():
+    # issue 34: a printed line's message is the line without its numbers; its translation gets
+    # back the numbers of this execution, each once, as printed (1.000 stays 1.000)
+    line = "Ent of the node (no 3.2, yes 0.2): 0.323; log2 3 = 1.5850, C4.5 at 4.2e-10"
+    message, numbers = localise.printed_message(line)
+    assert message == "Ent of the node (no {}, yes {}): {}; log2 {} = {}, C4.5 at {}"
+    assert numbers == ["3.2", "0.2", "0.323", "3", "1.5850", "4.2e-10"]
+    assert localise.fill("否 {}，是 {}：{}", ["3.2", "0.2", "1.000"]) == "否 3.2，是 0.2：1.000"
+    assert localise.fill("共 {2} 个中的第 {1} 个", ["3", "5"]) == "共 5 个中的第 3 个"
+    for template in ("否 {}，是 {}", "{} {} {} {}", "{1} {1} {2}", "{} {2} {1}"):
+        with pytest.raises(ValueError, match="does not place each"):
+            localise.fill(template, ["3.2", "0.2", "0.323"])
+
+
+def test_printed_lines_are_localised_or_reported():
+    catalog = {"Ent of the node (no {}, yes {}): {}": "该结点的信息熵（否 {}，是 {}）：{}"}
+    text = ("Ent of the node (no 3.2, yes 0.2): 0.323\n"
+            "colour: green -> no, dark -> yes\n"
+            "|--- texture = clear\n"
+            "if outlook = sunny then no (cover 3, confidence 1.000)\n"
+            "100 differences, from 0.000 to 0.188")
+    assert localise.localise_printed(text, catalog).split("\n") == [
+        "该结点的信息熵（否 3.2，是 0.2）：0.323", "色泽: 青绿 -> 否, 乌黑 -> 是",
+        "|--- 纹理 = 清晰",
+        "若 天气 = 晴 则 否 (覆盖 3, 置信度 1.000)", "100 differences, from 0.000 to 0.188"]
+    # a line printed as a table keeps its columns: a padded label keeps its width, names
+    # right-aligned at one column stay so (colour: is 6 columns wide, 色泽: 4, 编号: 4); a
+    # tree's indentation stays
+    assert localise.localise_printed("income  gain = 0.377\nhome    gain = 0.093\n"
+                                     "colour: dull\n    id: soft\n    wind = calm: yes", {}) == (
+        "收入    增益 = 0.377\n有房    增益 = 0.093\n色泽: 沉闷\n编号: 软粘\n    风 = 无风: 是")
+    # values lined up after names stay lined up (色泽 and 脐部 are as wide, colour and navel not)
+    assert localise.localise_printed("colour: [2, 4]\nnavel:  [2, 4]\nid:     [1]", {}) == (
+        "色泽: [2, 4]\n脐部: [2, 4]\n编号: [1]")
+    # code stays code: a quoted string, a call's arguments
+    assert localise.localise_printed("tie_break=['Annual Income']: income, X.pop(colour)", {}) == (
+        "tie_break=['Annual Income']: 收入, X.pop(colour)")
+    # a sentence, labels side by side, or "root" (根蒂 or the root node) needs a message
+    for line in ("depth 0: 17 melons, tests texture", "root: curly", "Gain(D1, root) = 0.3"):
+        assert localise.localise_printed(line, {}) == line
+    # what no message and no label translates is what the page test reports, and a message
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [
+        {"output_type": "stream", "name": "stdout", "text": [text]}]}, {
+        "cell_type": "code", "metadata": {"tags": [localise.PROGRAM_OUTPUT]}, "outputs": [
+            {"output_type": "stream", "name": "stdout", "text": ["Primary splits:"]}]}]}
+    assert localise.printed_messages(notebook) == {
+        "Ent of the node (no {}, yes {}): {}": "Ent of the node (no 3.2, yes 0.2): 0.323",
+        "{} differences, from {} to {}": "100 differences, from 0.000 to 0.188"}
+
+
+def _notebook(page: str) -> dict:
+    return json.loads((ROOT / f"{page}.ipynb").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", sorted(str(path.relative_to(ROOT).with_suffix(""))
+                                        for path in ROOT.glob("book/*.ipynb")))
+def test_printed_messages_are_current_and_chinese(page):
+    # the catalog's printed lines are those the stored outputs print (no stale message), each
+    # translation places every number once, writes none of its own and leaves no English; on the
+    # pages of PRINTED_PAGES every line is translated
+    needed = localise.printed_messages(_notebook(page))
+    catalog = localise.printed_catalog(page)
+    assert [message for message in catalog if message not in needed] == []
+    for message, template in catalog.items():
+        localise.fill(template, [str(i) for i in range(len(localise.NUMBER.findall(
+            needed[message])))])
+        assert localise.english_words(template) == [], (message, template)
+        assert localise.NUMBER.findall(localise.PLACE.sub("", template)) == [], template
+    if page in localise.PRINTED_PAGES:
+        assert [message for message in needed if message not in catalog] == []
+
+
+def test_the_zh_build_shows_printed_lines_from_the_page_catalog():
+    # localise_outputs reads the page's catalog (chapter 4's message of its tie) and leaves a
+    # reference program's output (a cell tagged program-output) as it was printed
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    printed = "tied at D1: root, navel, touch -> chosen: root"
+    rpart = "  Primary splits:\n      Start  < 8.5  to the right, improve=6.762330"
+    page = new_document("page", get_default_settings(Parser))
+    ours, theirs = nodes.literal_block(printed, printed), nodes.literal_block(rpart, rpart)
+    page += nodes.container("", nodes.container("", ours, classes=["cell_output"]),
+                            classes=["cell"])
+    page += nodes.container("", nodes.container("", theirs, classes=["cell_output"]),
+                            classes=["cell", f"tag_{localise.PROGRAM_OUTPUT}"])
+    localise.localise_outputs(None, page, "book/04_id3")
+    assert (ours.astext(), theirs.astext()) == ("D1 处并列：根蒂、脐部、触感 -> 选中：根蒂", rpart)
+
+
+def test_chinese_in_a_pre_takes_two_columns_a_character():
+    # a printed line's columns count a Chinese character as two (localise_printed); the zh
+    # pages' stylesheet makes it so in the browser for the runs wide_columns marks, once
+    page = ('<p>收入</p><pre><span></span>收入    增益 = 0.377（a）\n'
+            '<span class="n">色泽</span></pre>')
+    once = localise.wide_columns(page)
+    assert once == ('<p>收入</p><pre><span></span><span class="zh-cols">收入</span>    '
+                    '<span class="zh-cols">增益</span> = 0.377<span class="zh-cols">（</span>a'
+                    '<span class="zh-cols">）</span>\n<span class="n">'
+                    '<span class="zh-cols">色泽</span></span></pre>')
+    assert localise.wide_columns(once) == once
+    assert "pre span.zh-cols" in (ROOT / "_static" / "dtree.css").read_text(encoding="utf-8")

@@ -347,53 +347,23 @@ def test_chapter_11_widget_draws_offline(browsed):
     assert seen["widgets"] >= 1 and seen["drawn"] == seen["widgets"] and not seen["remote"]
 
 
-#: The English that a Chinese page's computed tables and verify tables may show (issue 34 §1):
-#: the names of the programs and libraries compared (dtree, rpart, J48, ...) and of methods the
-#: glossary keeps in English (CART, Bagging, AdaBoost, 1-SE), abbreviations (SE, CV, PEP, EBP,
-#: MCAR), formula names (Gain, Ent, IV), rpart's column names (CP, nsplit, rel error, xerror,
-#: xstd, improve, twoing, style), Python's values (True, False, None, NaN), the UCI data sets'
-#: file and attribute names, which are the code's identifiers (``X["odor"]``), and authors'
-#: names (and the iris species' Latin names). Words with a digit, "_" or "." in them (C4.5,
-#: max_depth, Node.scores) and quoted values ('branch', missing='branch') are code, and are
-#: not counted; so is a test of an attribute of UCI_ATTRIBUTES, value and all ("safety = low",
-#: "maint ∈ {vhigh, high}", as a printed tree or rule shows it).
-#: The UCI data sets' attributes that the chapters' tables, trees and rules name
-UCI_ATTRIBUTES = frozenset("""
-    odor spore-print-color gill-size gill-spacing population wage-increase-first-year pension
-    education-allowance statutory-holidays contribution-to-health-plan
-    longterm-disability-assistance duration purpose proline buying maint doors persons lug_boot
-    safety""".split())
-TABLE_ENGLISH_KEPT = UCI_ATTRIBUTES | frozenset("""
-    dtree rpart sklearn scikit-learn Weka J48 CART ID3 PART partykit AdaBoost
-    HistGradientBoosting Bagging NaN True False None SE CV PEP EBP CCP MCAR MAR MNAR LDA MSE
-    SSE AUC Brier cp CP nsplit rel xerror xstd eta improve twoing style Ent IV Gain GainRatio
-    Gini log sign phi ch et al Zhou Quinlan Breiman Tan Holm Wilcoxon McNemar Demšar cm
-    mushroom adult car vote credit-g breast-cancer tic-tac-toe Class Start Number Age setosa
-    versicolor virginica unacc acc vgood""".split())
-
-
-def english_words(text: str) -> list[str]:
-    """The English words of a table cell's text that TABLE_ENGLISH_KEPT does not keep."""
-    text = re.sub(r"-\s+", "-", text)  # a name broken at its hyphens
-    text = re.sub(r"(\w+=)?'[^']*'", " ", text)  # a quoted value, a keyword argument
-    text = re.sub(r"(?<![\w.\-])([A-Za-z][\w-]*) (?:=|∈|in(?= \{)) (\{[^}]*\}|[^\s,]+)",
-                  lambda test: " " if test[1] in UCI_ATTRIBUTES else test[0], text)
-    words = re.findall(r"(?<![\w.\-])[A-Za-z][\w'’.-]*\w|(?<![\w.\-])[A-Za-z](?![\w.\-])", text)
-    return [word for word in words if len(word) > 1 and word not in TABLE_ENGLISH_KEPT
-            and not re.search(r"[\d_.]", word)]
+#: What the zh pages may show in English, and how it is found: locales/localise.py (the
+#: catalogs' printed lines are checked with the same words)
+UCI_ATTRIBUTES, TABLE_ENGLISH_KEPT = localise.UCI_ATTRIBUTES, localise.TABLE_ENGLISH_KEPT
+english_words = localise.english_words
 
 
 #: The text of every header and cell of a page's stored outputs' tables (pandas' tables and
-#: dtree.verify's), each line of a tree or a rule printed as text (dtree.export_text,
-#: dtree.export_rules), the citation
+#: dtree.verify's), each line printed as text (trees, rules, the lines of print(): issue 34)
+#: but a reference program's (a cell tagged localise.PROGRAM_OUTPUT), the citation
 #: labels, and the theme's buttons and footer, as shown
 _LABELS = r"""(() => ({
   cells: Array.from(document.querySelectorAll(
     'article .cell_output table th, article .cell_output table td, '
     + 'article table.dtree-verify th, article table.dtree-verify td'), c => c.innerText),
-  trees: Array.from(document.querySelectorAll('article .cell_output pre'), p => p.innerText)
-    .flatMap(text => text.split('\n'))
-    .filter(line => /^\s*(\||if |otherwise |若 |否则 )/.test(line)),
+  // every line printed as text, but a reference program's (R's, C5.0's), which is its words
+  trees: Array.from(document.querySelectorAll('article .cell_output pre'), p =>
+    p.closest('.tag_program-output') ? '' : p.innerText).flatMap(text => text.split('\n')),
   citations: Array.from(document.querySelectorAll('article a[href*="bibliography"]'),
                         a => a.innerText),
   theme: [document.querySelector('.header-article-items'), document.querySelector('footer')]
@@ -447,14 +417,19 @@ _FIGURES = r"""Array.from(document.querySelectorAll('article .cell_output img'),
 @pytest.mark.parametrize("page", ZH_PAGES)
 def test_chinese_page_labels_are_chinese(book, zh_book, browser, page):
     # issue 34 §1: the tables computed once, shown in the zh edition with Chinese headers,
-    # values and verify labels (locales/localise.py), and so the trees printed as text,
+    # values and verify labels (locales/localise.py), and so the trees printed as text and,
+    # on the pages of localise.PRINTED_PAGES, every other line printed (the page's catalog),
     # citation labels in the zh style,
     # the theme's buttons, tooltips and footer in mainland Chinese; each figure is its Chinese
     # rendering, drawn in the same execution (dtree.notebook; tests/test_localise.py checks
     # its texts), none the English one
     assert zh_book == 0
     browser.open((book[2] / f"{page}.html").as_uri())
-    found = chinese_labels_problems(browser._evaluate(_LABELS))
+    seen = browser._evaluate(_LABELS)
+    if page.removeprefix("zh/") not in localise.PRINTED_PAGES:  # its trees and rules only
+        seen["trees"] = [line for line in seen["trees"]
+                         if re.match(r"\s*(\||if |otherwise |若 |否则 )", line)]
+    found = chinese_labels_problems(seen)
     assert not found, f"{page}: {len(found)} English label(s)\n  " + "\n  ".join(found)
     figures = browser._evaluate(_FIGURES)
     assert [figure["file"] for figure in figures] == figure_files(page, chinese=True)
@@ -516,8 +491,12 @@ _GLOSS = re.compile(rf"(?<=[{_HAN}*])\s*[（(][^（()）{_HAN}]*[）)，；]"
 
 def _kept(text: str, label: re.Match) -> bool:
     """Whether the English ``label`` in ``text`` is one the glossary keeps in English (its
-    Chinese holds it: Bagging, 1-SE 规则), or in a gloss or an English quotation (_GLOSS)."""
-    return label[0] in localise.label_map()[label[0]] or any(
+    Chinese holds it: Bagging, 1-SE 规则), a value of a UCI data set's attribute, which the
+    code names as the tables do ("safety 为 low", as a table's "safety = low"), or in a gloss
+    or an English quotation (_GLOSS)."""
+    before = re.search(r"([\w-]+) (?:为|=) $", text[:label.start()])
+    return label[0] in localise.label_map()[label[0]] or bool(
+        before and before[1] in UCI_ATTRIBUTES) or any(
         gloss.start() <= label.start() and label.end() <= gloss.end()
         for gloss in _GLOSS.finditer(text))
 
@@ -558,6 +537,9 @@ def test_english_labels_in_prose_are_found():
         "prose: 'no' in 'our）、Bagging，“at the root”，好瓜（英文 ripe），“no”'",
         "formula: \\text{cloudy }"]
     assert english_labels_in_prose(page, frozenset({"cloudy "}))[-1].startswith("prose:")
+    # a UCI attribute's value is the code's, as in a table's test (safety = low)
+    assert english_labels_in_prose(_page("<p>在 safety 为 low 处，收入为 low</p>")) == [
+        "prose: 'low' in '在 safety 为 low 处，收入为 low'"]
 
 
 #: Chinese words a reader searches for (issue 34): a term of the glossary's, kept whole by the

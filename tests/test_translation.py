@@ -85,7 +85,6 @@ FORMULA_TEXT = re.compile(r"\\text\{([^{}]*)\}")
 #: (seed 000's \text{entropy}(D) and \text{Error}(t), Zhou's \text{Ent}, \text{IV}), and so do
 #: the names of formulas (SSE, MSE) and one-letter classes (P(\text{a})).
 FORMULA_PHRASES = {
-    "book/03_impurity": {r"\text{home}": r"\text{有房}"},  # the exercise's table: 有房
     "book/08_pre_pruning": {r"\text{ with 2 degrees of freedom}": r"\text{（自由度为 2）}"},
     "book/09_reduced_error_pruning": {r"\text{root}": r"\text{根结点}"},
     "book/10_cost_complexity_pruning": {
@@ -217,7 +216,8 @@ def catalogs():
         for page in tasks.TRANSLATED:
             with (templates / f"{page}.pot").open("rb") as english, \
                     (tasks.CATALOGS / f"{page}.po").open("rb") as chinese:
-                found[page] = read_po(english), read_po(chinese, locale="zh_CN")
+                found[page] = (tasks.add_printed(read_po(english), page),
+                               read_po(chinese, locale="zh_CN"))
         return found
 
 
@@ -230,9 +230,12 @@ def test_translated_pages_are_pages_of_the_book():
 
 
 def _translations(catalogs, page):
-    """(English, Chinese) of every message of ``page`` that has prose to translate."""
+    """(English, Chinese) of every message of ``page`` that has prose to translate; its printed
+    lines once the page is one of localise.PRINTED_PAGES."""
     english, chinese = catalogs[page]
-    return [(m.id, chinese.get(m.id)) for m in english if m.id and tasks.needs_translation(m.id)]
+    return [(m.id, chinese.get(m.id, context=m.context)) for m in english
+            if m.id and tasks.needs_translation(m.id)
+            and (m.context != localise.PRINTED or page in localise.PRINTED_PAGES)]
 
 
 @pytest.mark.parametrize("page", tasks.TRANSLATED)
