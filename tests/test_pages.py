@@ -467,18 +467,12 @@ PROSE_IN_CHINESE = ("zh/book/01_preface", "zh/book/02_growing_a_tree", "zh/book/
                     "zh/book/errata", "zh/book/index")
 #: Zhou's TreeGenerate names the node it makes *node* (生成结点 node), as the book's copy does
 PROSE_ENGLISH_KEPT = frozenset({"node"})
-#: A formula's words that the map would make another word: a seed's own notation, quoted
-#: (seed 000's \text{entropy}(D) in chapter 3, \text{Gini}_{\text{split}} in chapter 7), and
-#: the root node, m(\text{root}), where the map's root is the watermelons' 根蒂; chapter 10's
-#: nodes g(\text{left}), g(\text{right}), g(\text{root}), seed 000's \text{Error}(t) and the
-#: phrases of its definitions (t \text{ leaf of } T, \text{otherwise}), which the map would
-#: translate only word by word; the errata page quotes chapter 10's \text{Error}(t')
+#: A formula's words that the map would make another word: a seed's own notation, quoted as
+#: the seed writes it (seed 000's \text{entropy}(D) in chapter 3 and \text{Error}(t) in
+#: chapter 10, which the errata page quotes, \text{Gini}_{\text{split}} in chapter 7); a
+#: formula's prose words are translated through tests/test_translation.py's FORMULA_PHRASES
 FORMULA_KEPT = {"zh/book/03_impurity": {"entropy"}, "zh/book/07_cart": {"Gini", "split"},
-                "zh/book/09_reduced_error_pruning": {"root"},
-                "zh/book/10_cost_complexity_pruning": {
-                    "root", "left", "right", "leaf", "Error", " leaf of ", "at a leaf of ",
-                    "otherwise"},
-                "zh/book/errata": {"Error"}}
+                "zh/book/10_cost_complexity_pruning": {"Error"}, "zh/book/errata": {"Error"}}
 
 
 #: What a zh page may show in English: a gloss, English alone in brackets right after the
