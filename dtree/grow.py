@@ -482,9 +482,10 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         parent = np.zeros(m, np.int64)
         parent[np.repeat(first - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
             np.repeat(split, width)
-        table.prediction[place[empty]] = table.prediction[place[parent[empty]]]
-        if not n_classes:
-            table.value[place[empty]] = table.prediction[place[parent[empty]]]
+        for row, parent_row in zip(place[empty].tolist(), place[parent[empty]].tolist()):
+            table.prediction[row] = table.prediction[parent_row]
+            if not n_classes:
+                table.value[row] = table.prediction[parent_row]
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
@@ -741,10 +742,10 @@ def _add_rows(node: Node, stats: np.ndarray, predictions: np.ndarray, weight: np
     table.first_child[row], table.n_children[row] = first, count
     empty = np.flatnonzero(weight == 0)
     if len(empty):
-        table.prediction[first + empty] = table.prediction[row]
-        if not n_classes:
-            table.value[first + empty] = table.prediction[row]
         for k in empty.tolist():
+            table.prediction[first + k] = table.prediction[row]
+            if not n_classes:
+                table.value[first + k] = table.prediction[row]
             table.stop_reason[first + k] = "empty"
     return [table.node(r) for r in range(first, first + count)]
 

@@ -7,7 +7,7 @@ from sklearn.datasets import make_regression
 
 from dtree import CARTRegressor, ID3Classifier, Node
 from dtree.datasets import load_watermelon
-from dtree.tree import copy_tree, make_leaf
+from dtree.tree import Blocks, copy_tree, make_leaf
 
 
 def leaf(counts: list[float], depth: int = 1) -> Node:
@@ -80,3 +80,14 @@ def test_a_fit_writes_rows_not_nodes():
     table = tree._table
     made = sum(view is not None for view in table.views)
     assert table.size > 10_000 and made < table.size / 100
+
+
+def test_blocks_read_and_write_rows_across_blocks():
+    column = Blocks(2)
+    column.add(2)
+    column.add(3)
+    column[slice(2, 5)] = np.arange(6.0).reshape(3, 2)  # the second block's rows
+    column[1] = [9.0, 9.0]
+    assert column[3].tolist() == [2.0, 3.0] and column[1].tolist() == [9.0, 9.0]
+    assert column.take(np.array([4, 0, 1])).tolist() == [[4.0, 5.0], [0.0, 0.0], [9.0, 9.0]]
+    assert column.take().shape == (5, 2) and len(column.blocks) == 2
