@@ -79,14 +79,14 @@ class NodeTable:
     ragged fields are lists. Rows that edits cut off stay until :meth:`compacted` copies the
     reachable ones."""
 
-    #: the numeric columns: name -> (dtype, what a new row holds)
+    # the numeric columns: name -> (dtype, what a new row holds)
     NUMBERS = {"n_samples": (np.int64, 0), "weighted_n_samples": (np.float64, 0.0),
                "impurity": (np.float64, 0.0), "depth": (np.int64, 0),
                "first_child": (np.int64, -1), "n_children": (np.int64, 0),
                "feature_index": (np.int64, -1), "threshold": (np.float64, np.nan),
                "missing_branch": (np.int64, -1), "majority_branch": (np.int64, -1),
                "larger_branch": (np.int64, -1), "missing_side": (np.int64, -1)}
-    #: the ragged columns, and what a new row holds
+    # the ragged columns, and what a new row holds
     OBJECTS = {"feature": None, "category_sets": None, "branch_of_code": None,
                "branch_fractions": None, "score": None, "shortlist": (), "ties": (),
                "stop_reason": None, "surrogates": (), "names": (), "scores": None,
