@@ -292,12 +292,12 @@ class Node:
     score equalled the winner's, and a leaf's ``stop_reason`` says which stopping rule made it
     a leaf.
 
-    A node is a view of one row of its tree's :class:`NodeTable` (the same view each time):
-    reading or setting a field reads or writes the table. It keeps ``scores`` and ``gains``
-    as one array over the tree's attributes (NaN for an attribute that is no candidate; the
-    gains only where they differ from the scores), the attributes' names shared by the tree's
-    nodes; reading ``scores`` or ``gains`` gives a dict {attribute: value}. It pickles (and
-    deep-copies) its subtree as a few arrays (``_columns``).
+    A node is a view of one row of its tree's :class:`~dtree.tree.NodeTable` (the same view
+    each time): reading or setting a field reads or writes the table. It keeps ``scores`` and
+    ``gains`` as one array over the tree's attributes (NaN for an attribute that is no
+    candidate; the gains only where they differ from the scores), the attributes' names shared
+    by the tree's nodes; reading ``scores`` or ``gains`` gives a dict {attribute: value}. It
+    pickles (and deep-copies) its subtree as a few arrays (``_columns``).
     """
 
     __slots__ = ("_table", "_row")
