@@ -7,7 +7,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import operator
 import pickle
 import zlib
 from types import SimpleNamespace
@@ -22,9 +21,9 @@ from .routing import SPREAD, STAY, detour, otherwise, route_rows
 from .surrogates import Surrogate
 from .tolerances import TIE_ATOL, TIE_RTOL
 
-__all__ = ["Node", "NodeTable", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values", "branches",
-           "value_branches", "hand_down", "reach", "ties", "level_ties", "most_probable",
-           "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
+__all__ = ["Node", "NodeTable", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values",
+           "branches", "value_branches", "hand_down", "reach", "ties", "level_ties",
+           "most_probable", "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
 #: what a row whose tested value is missing (or unseen at fit) does at a node; see predict_values
 PREDICT_MISSING = ("distribute", "most_frequent", "stop")
@@ -1120,9 +1119,10 @@ ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_childr
 def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
     """The tree below ``root`` as arrays over its nodes (``RoutingArrays``), and the rows of
     its table in that order: the table's own for a tree as grown (:attr:`NodeTable.tidy`),
-    else :meth:`NodeTable.reachable`'s; a node's children consecutive either way. Per node: the first child, the number of children, each node's
-    branch fraction and prediction; and what :func:`_tested` lays out, a leaf's feature -1.
-    Read from the table's columns: no node is visited in Python."""
+    else :meth:`NodeTable.reachable`'s; a node's children consecutive either way. Per node:
+    the first child, the number of children, each node's branch fraction and prediction; and
+    what :func:`_tested` lays out, a leaf's feature -1. Read from the table's columns: no node
+    is visited in Python."""
     table = root._table
     grown = root._row == 0 and table.tidy
     rows = np.arange(table.size) if grown else table.reachable(root._row)
