@@ -28,7 +28,7 @@ from .routing import SPREAD, STAY, route_missing
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
 from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
-from .tree import Node, branches, larger_branch, make_leaf, ties
+from .tree import Node, NodeTable, branches, larger_branch, make_leaf, ties
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -482,10 +482,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         parent = np.zeros(m, np.int64)
         parent[np.repeat(first - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
             np.repeat(split, width)
-        for row, parent_row in zip(place[empty].tolist(), place[parent[empty]].tolist()):
-            table.prediction[row] = table.prediction[parent_row]
-            if not n_classes:
-                table.value[row] = table.prediction[parent_row]
+        _like_parents(table, place[empty].tolist(), place[parent[empty]].tolist(), n_classes)
     if rules.max_surrogates is None:
         return
     left, right = n_samples[first], n_samples[first + 1]
@@ -740,14 +737,20 @@ def _add_rows(node: Node, stats: np.ndarray, predictions: np.ndarray, weight: np
     table.n_samples[rows], table.weighted_n_samples[rows] = n_samples, weight
     table.impurity[rows], table.depth[rows] = impurity, table.depth[row] + 1
     table.first_child[row], table.n_children[row] = first, count
-    empty = np.flatnonzero(weight == 0)
-    if len(empty):
-        for k in empty.tolist():
-            table.prediction[first + k] = table.prediction[row]
-            if not n_classes:
-                table.value[first + k] = table.prediction[row]
-            table.stop_reason[first + k] = "empty"
+    empty = (first + np.flatnonzero(weight == 0)).tolist()
+    _like_parents(table, empty, [row] * len(empty), n_classes)
+    for r in empty:
+        table.stop_reason[r] = "empty"
     return [table.node(r) for r in range(first, first + count)]
+
+
+def _like_parents(table: NodeTable, rows: list[int], parents: list[int], n_classes: int) -> None:
+    """Empty nodes (``rows``: no training row reached them) predict as their ``parents`` do:
+    they take the parent's prediction, and a regressor's node its value too."""
+    for row, parent in zip(rows, parents):
+        table.prediction[row] = table.prediction[parent]
+        if not n_classes:
+            table.value[row] = table.prediction[parent]
 
 
 # quoted in chapter 2

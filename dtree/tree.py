@@ -159,24 +159,16 @@ class NodeTable:
                 view._table, view._row = self, offset + row
                 self.views[offset + row] = view
 
-    def reachable(self, row: int = 0) -> np.ndarray:
-        """The rows below ``row`` (itself first), a node's children consecutive, in the order
-        :meth:`compacted` gives them: the children of a node, then the first child's subtree,
-        then the second's."""
-        order, stack = [row], [0]
+    def reachable(self, row: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The rows below ``row`` (itself first), numbered depth first with a node's children
+        consecutive: a node's children, then the first child's subtree, then the second's;
+        and the place of each one's first child in that order (-1 for a leaf)."""
         first, count = self.first_child.tolist(), self.n_children.tolist()
-        while stack:
-            k = stack.pop()
-            r = order[k]
-            if count[r]:
-                start = len(order)
-                order.extend(range(first[r], first[r] + count[r]))
-                stack.extend(range(len(order) - 1, start - 1, -1))
-        return np.array(order, dtype=np.int64)
+        return _consecutive(lambda r: range(first[r], first[r] + count[r]), row)
 
     def compacted(self, row: int = 0) -> NodeTable:
-        """A new table of the subtree below ``row``, its rows those of :meth:`reachable`."""
-        rows = self.reachable(row)
+        """A new table of the subtree below ``row``, its rows in :meth:`reachable`'s order."""
+        rows, first_child = self.reachable(row)
         table = NodeTable(self.value.width, self.prediction.width, len(rows))
         table.add(len(rows))
         table.value[:], table.prediction[:] = self.value.take(rows), self.prediction.take(rows)
@@ -185,11 +177,7 @@ class NodeTable:
         for name in self.OBJECTS:
             column = getattr(self, name)
             setattr(table, name, [column[r] for r in rows.tolist()])
-        place = np.full(self.size, -1, np.int64)
-        place[rows] = np.arange(len(rows))
-        inside = table.n_children > 0
-        table.first_child[inside] = place[table.first_child[inside]]
-        table.first_child[~inside] = -1
+        table.first_child[:] = first_child
         return table
 
 
@@ -768,7 +756,7 @@ def _rebuild(columns: dict) -> Node:
         start += len(names_of[i])
     scores = (_chosen_scores(scores_of, [f[1] for f in features]) if columns["score"] is None
               else _unoptional(columns["score"], internal, np.nan))
-    order, first_child = _children_consecutive(children)
+    order, first_child = _consecutive(children.__getitem__, 0)
     table = NodeTable(len(values[0]), len(predictions[0]), n)
     table.add(n)
     table.value[:], table.prediction[:] = np.array(values)[order], np.array(predictions)[order]
@@ -794,17 +782,19 @@ def _rebuild(columns: dict) -> Node:
     return table.node(0)
 
 
-def _children_consecutive(children: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Given each node's children (pre-order positions), the rows of a :class:`NodeTable`:
-    the pre-order position each row holds, in :meth:`NodeTable.reachable`'s order, and each
-    row's first child (-1 for a leaf)."""
-    order, first, stack = [0], [-1], [0]
+def _consecutive(children_of, root: int) -> tuple[np.ndarray, np.ndarray]:
+    """The nodes below ``root`` (itself first), ``children_of(node)`` giving a node's children,
+    numbered depth first with a node's children consecutive: a node's children, then the first
+    child's subtree, then the second's (the order of a :class:`NodeTable`'s rows, which keeps a
+    row's way down close together in memory). Returns the nodes in that order and the place of
+    each one's first child in it (-1 for a leaf)."""
+    order, first, stack = [root], [-1], [0]
     while stack:
         k = stack.pop()
-        below = children[order[k]]
+        below = children_of(order[k])
         if below:
             first[k] = len(order)
-            order += below
+            order.extend(below)
             first += [-1] * len(below)
             stack.extend(range(len(order) - 1, first[k] - 1, -1))
     return np.array(order, dtype=np.int64), np.array(first, dtype=np.int64)
@@ -1125,12 +1115,11 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
     is visited in Python."""
     table = root._table
     grown = root._row == 0 and table.tidy
-    rows = np.arange(table.size) if grown else table.reachable(root._row)
-    place = np.full(table.size, -1, np.int64)
-    place[rows] = np.arange(len(rows))
+    rows, first = ((np.arange(table.size), table.first_child[:table.size]) if grown
+                   else table.reachable(root._row))
     n_children = table.n_children[rows]
     split = n_children > 0
-    first_child = np.where(split, place[np.maximum(table.first_child[rows], 0)], len(rows))
+    first_child = np.where(split, first, len(rows))  # a leaf's: past the end
     fractions = np.ones(len(rows))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
