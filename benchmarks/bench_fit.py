@@ -175,6 +175,32 @@ for warm in (dtree.ID3Classifier(), dtree.CARTClassifier()):
 """
 
 
+RETAINED_MEMORY = """
+import ctypes, gc, resource
+
+def resident():
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed memory back to the system: what is live
+    return int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize()
+
+base = resident()
+model = MEASURED
+print((resident() - base) / 2**20)
+"""
+
+
+def retained_memory_mb(setup: str, measured: str) -> float:
+    """Resident memory, in MB, held by the model that the expression ``measured`` fits, in a
+    fresh process after ``setup`` and ``WARM_KERNELS``: the resident set size after the fit
+    less before, each after a garbage collection and ``malloc_trim``, which hands freed memory
+    back to the system, so that only what the model keeps alive is counted."""
+    script = (textwrap.dedent(setup) + WARM_KERNELS
+              + RETAINED_MEMORY.replace("MEASURED", measured))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(HERE)}, check=True)
+    return float(out.stdout.split()[-1])
+
+
 def peak_memory_mb(setup: str, measured: str) -> float:
     """Peak resident memory added by the statement ``measured``, in MB, in a fresh process after
     ``setup`` and ``WARM_KERNELS``: the larger of the resident set size sampled every
@@ -421,15 +447,46 @@ def pickled_size(table: list) -> None:
 
 
 def regressor(table: list) -> None:
-    """Issue 15: CARTRegressor fully grown, where per-node Python work showed."""
+    """Issues 15 and 29: CARTRegressor fully grown, where per-node Python work showed, with
+    its surrogate splits (which scikit-learn does not compute) and without them."""
     X, y = make_regression(n_samples=100_000, n_features=20, noise=1.0, random_state=0)
-    result, fitted = compare_fits(dtree.CARTRegressor(),
-                                  DecisionTreeRegressor(random_state=0), X, y, 2)
-    nodes = len(list(fitted["dtree"].tree_.walk()))
-    table.append((f"fit, 100k x 20 numeric (make_regression), CARTRegressor (squared error), "
-                  f"fully grown ({nodes:,} nodes; scikit-learn "
-                  f"{fitted['sklearn'].tree_.node_count:,}; issue 15 target: at most 2x)",
-                  result))
+    for ours, what, target in ((dtree.CARTRegressor(), "with surrogate splits, which "
+                                "scikit-learn does not compute; issue 29 target: at most 2x",
+                                ""),
+                               (dtree.CARTRegressor(max_surrogates=0), "max_surrogates=0",
+                                "; issue 29 target: at most 1.3x")):
+        result, fitted = compare_fits(ours, DecisionTreeRegressor(random_state=0), X, y, 3)
+        nodes = fitted["dtree"].tree_.node_count
+        table.append((f"fit, 100k x 20 numeric (make_regression), CARTRegressor (squared error, "
+                      f"{what}), fully grown ({nodes:,} nodes; scikit-learn "
+                      f"{fitted['sklearn'].tree_.node_count:,}{target})", result))
+
+
+def retained_memory(table: list) -> None:
+    """Issue 29: the memory a fitted model keeps, against scikit-learn's same model: the
+    pickled-size row's classifier, and a regression tree grown out (a node per 0.5 rows)."""
+    for name, ours, theirs in (
+            ("CARTClassifier(min_samples_leaf=5), 100k x 20 numeric",
+             "dtree.CARTClassifier(min_samples_leaf=5).fit(X, y)",
+             "DecisionTreeClassifier(min_samples_leaf=5, random_state=0).fit(X, y)"),
+            ("CARTRegressor(), 100k x 20 numeric (make_regression), fully grown",
+             "dtree.CARTRegressor().fit(Xr, yr)",
+             "DecisionTreeRegressor(random_state=0).fit(Xr, yr)")):
+        setup = """
+            from bench_fit import numeric
+            import dtree
+            from sklearn.datasets import make_regression
+            from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+            X, y = numeric(100_000)
+            Xr, yr = make_regression(n_samples=100_000, n_features=20, noise=1.0,
+                                     random_state=0)
+            dtree.CARTClassifier().fit(X[:5000], y[:5000])
+            dtree.CARTRegressor().fit(Xr[:5000], yr[:5000])
+            """
+        mine, reference = retained_memory_mb(setup, ours), retained_memory_mb(setup, theirs)
+        table.append((f"memory a fitted model keeps (MB), {name} (issue 29 target: at most "
+                      "1.5x)", dict(dtree=mine, sklearn=reference,
+                                    ratio=mine / max(reference, 1), rounds=1, unit="MB")))
 
 
 def boosting(table: list) -> None:
@@ -801,7 +858,7 @@ def main() -> None:
     sections = (start_up, warm_and_first, mushroom_scaling, clean_mushroom, adult_j48,
                 error_based_j48, one_se_rpart, predict_mushroom, string_columns, numeric_gini,
                 pickled_size, regressor, boosting, pruning_path, missing_predict, wide, id_column,
-                memory, chapter_times)
+                memory, retained_memory, chapter_times)
     if sys.argv[1:]:  # only the sections named, e.g. bench_fit.py adult_j48 (RESULTS.md is kept)
         sections = [section for section in sections if section.__name__ in sys.argv[1:]]
     for section in sections:

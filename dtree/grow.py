@@ -14,6 +14,7 @@ import gc
 import heapq
 import itertools
 import math
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -439,25 +440,22 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     table.prediction[below] = predictions
     table.n_samples[below], table.weighted_n_samples[below] = n_samples[1:], weight[1:]
     table.impurity[below], table.depth[below] = impurity[1:], depth[1:]
-    for k in np.flatnonzero(reason > 0).tolist():
-        table.stop_reason[place[k]] = SUBTREE_REASONS[reason[k]]
+    stopped = np.flatnonzero(reason > 0)
+    _scatter(table.stop_reason, place[stopped],
+             [SUBTREE_REASONS[code] for code in reason[stopped].tolist()])
     # every candidate's score kept, as _stop_or_split keeps it (a node that
     # choose_split stopped for its decrease too)
     scored = np.flatnonzero((reason == 0) | (reason == MIN_IMPURITY_DECREASE))
     # the kernel's rows, NaN for no candidate; the gains where they differ from the scores
-    differ = ((scores[scored] != gains[scored]) & ~np.isnan(scores[scored])).any(axis=1)
-    for k, row, own_gains in zip(scored.tolist(), scores[scored], differ.tolist()):
-        r = place[k]
-        table.names[r], table.scores[r] = names, row
-        table.gains[r] = gains[k] if own_gains else None
-        if rules.gain_filter is not None:
-            table.shortlist[r] = tuple(itertools.compress(names, shortlist[k].tolist()))
-    named = {}  # the tied attributes' names, once per set of them (small nodes repeat a few)
-    for k in scored[tied[scored].sum(axis=1) > 1].tolist():
-        key = tied[k].tobytes()
-        if key not in named:
-            named[key] = tuple(itertools.compress(names, tied[k].tolist()))
-        table.ties[place[k]] = named[key]
+    kept, at = scores[scored], place[scored]
+    own = np.flatnonzero(((kept != gains[scored]) & ~np.isnan(kept)).any(axis=1))
+    _scatter(table.names, at, itertools.repeat(names))
+    _scatter(table.scores, at, list(kept))
+    _scatter(table.gains, at[own], list(gains[scored[own]]))
+    if rules.gain_filter is not None:
+        _scatter(table.shortlist, at, _named_sets(names, shortlist[scored]))
+    many = scored[tied[scored].sum(axis=1) > 1]  # the tied attributes' names
+    _scatter(table.ties, place[many], _named_sets(names, tied[many]))
     split = np.flatnonzero(reason == 0)
     first, tested, at = child[split], feature[split], place[split]
     n_codes = data.n_categories[tested]
@@ -466,15 +464,18 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     table.first_child[at], table.n_children[at] = place[first], width
     table.feature_index[at] = tested
     table.threshold[at[n_codes == 0]] = threshold[split][n_codes == 0]
-    for r, k, j, score, shares, ways, codes in zip(
-            at.tolist(), split.tolist(), tested.tolist(), scores[split, tested].tolist(),
-            fractions[split], width.tolist(), n_codes.tolist()):
-        table.feature[r], table.score[r], table.branch_fractions[r] = names[j], score, shares[:ways]
-        if codes and not rules.binary:
+    _scatter(table.feature, at, [names[j] for j in tested.tolist()])
+    _scatter(table.score, at, scores[split, tested].tolist())
+    _scatter(table.branch_fractions, at,
+             [shares[:ways] for shares, ways in zip(fractions[split], width.tolist())])
+    coded = np.flatnonzero(n_codes)
+    for r, k, j, codes in zip(at[coded].tolist(), split[coded].tolist(),
+                              tested[coded].tolist(), n_codes[coded].tolist()):
+        if not rules.binary:
             if j not in shared:
                 shared[j] = _one_branch_each(categories[j])
             table.category_sets[r], table.branch_of_code[r] = shared[j]
-        elif codes:
+        else:
             table.category_sets[r], table.branch_of_code[r] = _bipartition(
                 categories[j], sides[k, :codes].tolist())
     empty = np.flatnonzero(reason == EMPTY)  # only multiway splits leave branches empty
@@ -496,6 +497,22 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
                                                 cuts[j], reverse[j], surrogate_sides[k, j])
                                      for j, f in enumerate(features[:count])])
 
+
+
+def _scatter(column: list, rows: np.ndarray, values: Iterable) -> None:
+    """Write ``values`` into the ragged ``column`` of a table at ``rows``."""
+    for row, value in zip(rows.tolist(), values):
+        column[row] = value
+
+
+def _named_sets(names: tuple[str, ...], flags: np.ndarray) -> list[tuple[str, ...]]:
+    """Per row of the boolean matrix ``flags``, the ``names`` whose flag is set; rows alike
+    share one tuple (small nodes repeat a few sets)."""
+    if not len(flags):
+        return []
+    kinds, which = np.unique(flags, axis=0, return_inverse=True)
+    named = [tuple(itertools.compress(names, row)) for row in kinds.tolist()]
+    return [named[i] for i in which.ravel().tolist()]
 
 @kernel
 def grow_subtree(X, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,

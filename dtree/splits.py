@@ -71,7 +71,8 @@ class TrainingSet:
     slot: np.ndarray
     names: tuple[str, ...]
     total_weight: float = 1.0
-    tied: np.ndarray | None = None  # per numeric column: do two of its values compare equal?
+    # per numeric column: do two of its values compare equal (1, else 0; -1 until its first sort)
+    tied: np.ndarray | None = None
 
     @classmethod
     def of(cls, X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
@@ -81,7 +82,7 @@ class TrainingSet:
         numeric = n_categories == 0
         slot = np.where(numeric, np.cumsum(numeric) - 1, -1)
         X = np.require(X, float, ["C", "W"])
-        tied = np.array([_has_ties(X[:, j]) for j in np.flatnonzero(numeric)], dtype=bool)
+        tied = np.full(int(numeric.sum()), -1, np.int8)  # found by the first sort (the root's)
         return cls(X, np.require(y, float, ["C", "W"]), n_classes, n_categories, slot,
                    tuple(f.name for f in features), total_weight, tied)
 
@@ -98,17 +99,24 @@ class TrainingSet:
         int32 (half the memory of int64; a node has fewer than 2^31 rows), one column sorted
         at a time. Equal values keep their row order (a stable sort); numpy's default sort,
         several times faster, gives the same order where no two values of the column are equal
-        (``tied``), and is taken there."""
+        (``tied``), and is taken there. Whether they are is found by the first sort of a
+        column, the root's, in its sorted values; every later call sorts some of those rows."""
         numeric = np.flatnonzero(self.slot >= 0)
         order = np.empty((len(numeric), len(rows)), dtype=np.int32)
         for s, j in enumerate(numeric):
-            order[s] = np.argsort(self.X[rows, j], kind="stable" if self.tied[s] else None)
+            values, ranked = self.X[rows, j], None
+            if self.tied[s] < 0:
+                ranked = np.argsort(values)
+                self.tied[s] = _has_ties(values[ranked])
+            if self.tied[s]:
+                ranked = np.argsort(values, kind="stable")
+            order[s] = np.argsort(values) if ranked is None else ranked
         return order
 
 
-def _has_ties(values: np.ndarray) -> bool:
-    """Whether two of the values compare equal, two missing ones (NaN) counting as equal."""
-    ranked = np.sort(values)
+def _has_ties(ranked: np.ndarray) -> bool:
+    """Whether two of the sorted values ``ranked`` compare equal, two missing ones (NaN, last)
+    counting as equal."""
     return len(ranked) > 1 and bool((ranked[1:] == ranked[:-1]).any() or np.isnan(ranked[-2]))
 
 

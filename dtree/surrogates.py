@@ -214,7 +214,8 @@ def _surrogate_search(X, n_categories, slot, rows, w, goes_left, order, primary,
     Returns the weights the primary sends left and right; the columns kept (adjusted agreement
     above 1e-10), ranked by agreement, the column order breaking ties, at most
     ``max_surrogates``; and per column the agreement and adjusted agreement (0 where no split
-    is found), threshold, reverse and category sides (0 left, 1 right, -1 not placed)."""
+    is found or, with ``max_surrogates`` 0, none is searched), threshold, reverse and category
+    sides (0 left, 1 right, -1 not placed)."""
     n_features, n = X.shape[1], len(rows)
     side = np.empty(n, dtype=np.int8)  # the primary's side of each row, -1 if missing
     t_left = t_right = 0.0
@@ -235,7 +236,7 @@ def _surrogate_search(X, n_categories, slot, rows, w, goes_left, order, primary,
     threshold = np.full(n_features, np.nan)
     reverse = np.zeros(n_features, dtype=np.bool_)
     codes = np.full((n_features, max(1, n_categories.max())), -1, dtype=np.int8)
-    for j in range(n_features):
+    for j in range(n_features if max_surrogates > 0 else 0):  # none searched if none is kept
         if j == primary:
             continue
         if n_categories[j] == 0:

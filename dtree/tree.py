@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import operator
 import pickle
 import zlib
 from types import SimpleNamespace
@@ -1123,22 +1124,28 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
     fractions = np.ones(len(rows))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
-        shares = table.branch_fractions
         fractions[np.repeat(first_child[opened], n_children[opened])
                   + np.arange(n_children[opened].sum())
                   - np.repeat(np.cumsum(n_children[opened]) - n_children[opened],
-                              n_children[opened])] = np.concatenate(
-            [shares[r] for r in rows[opened].tolist()])
+                              n_children[opened])] = np.concatenate(list(itertools.compress(
+                                  _taken(table.branch_fractions, rows, grown), split.tolist())))
     return rows, RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
         values=table.prediction.take(None if grown else rows),
-        **vars(_tested(table, rows, split, masks=True)))
+        **vars(_tested(table, rows, split, masks=True, whole=grown)))
+
+
+def _taken(column: list, rows: np.ndarray, whole: bool = False) -> list:
+    """The entries of the ragged ``column`` at ``rows``; with ``whole`` (``rows`` are every
+    row of the table, in order) a slice, made without a Python loop."""
+    return column[:len(rows)] if whole else [column[r] for r in rows.tolist()]
 
 
 def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
-            masks: bool = False) -> SimpleNamespace:
+            masks: bool = False, whole: bool = False) -> SimpleNamespace:
     """The fields of ``RoutingArrays`` that the routing rule reads (:mod:`dtree.routing`), over
-    the table's ``rows``: those of ``split`` (all by default) tested, the others leaves. Per
+    the table's ``rows`` (``whole``: every row, in order): those of ``split`` (all by default)
+    tested, the others leaves. Per
     node the tested feature (-1 for a leaf), where its category-to-branch map starts in the
     concatenated maps (with ``masks``, binary maps as bit masks, :func:`_bit_masks`), the
     threshold (NaN for a split on categories); the maps; the detours
@@ -1147,31 +1154,36 @@ def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
     splits: per node where its run starts and ends, per surrogate its feature, whether
     reversed and where its category map starts, and its threshold (NaN for categories)."""
     split = np.ones(len(rows), bool) if split is None else split
-    listed = rows.tolist()
-    own_map, surrogates, shares = ([column[r] for r in listed] for column in (
-        table.branch_of_code, table.surrogates, table.branch_fractions))
+    inside = split.tolist()
+    own_map, surrogates = (_taken(column, rows, whole)
+                           for column in (table.branch_of_code, table.surrogates))
     optional = [np.where(split & (column[rows] >= 0), column[rows], np.nan)  # None: NaN
                 for column in (table.missing_branch, table.missing_side, table.larger_branch,
                                table.majority_branch)]
     # the surrogates run by run; the category maps end to end, a node's own map, then its
     # surrogates' (a split without a map starts where the next map does)
-    runs = [run if inside else () for run, inside in zip(surrogates, split.tolist())]
-    flat = [surrogate for run in runs for surrogate in run]
-    bounds = np.cumsum([0] + [len(run) for run in runs])
+    if any(surrogates):
+        runs = [run if tested else () for run, tested in zip(surrogates, inside)]
+        flat = [surrogate for run in runs for surrogate in run]
+        bounds = np.cumsum([0] + [len(run) for run in runs])
+    else:  # no node has surrogates: no Python pass over the nodes
+        flat, bounds = [], np.zeros(len(rows) + 1, np.int64)
     own_at = np.arange(len(rows)) + bounds[:-1]  # a map's place in that order
     theirs_at = np.arange(len(flat)) + np.repeat(np.arange(1, len(rows) + 1), np.diff(bounds))
-    maps = sorted([(at, np.asarray(codes, dtype=np.int64)) for at, codes in itertools.chain(
-        zip(own_at.tolist(), own_map),
-        zip(theirs_at.tolist(), [surrogate.branch_of_code for surrogate in flat]))
-        if codes is not None], key=lambda placed: placed[0])
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
-    sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
+    maps = []
+    if flat or any(map(operator.is_not, own_map, itertools.repeat(None))):  # a map at all
+        maps = sorted([(at, np.asarray(codes, dtype=np.int64)) for at, codes in itertools.chain(
+            zip(own_at.tolist(), own_map),
+            zip(theirs_at.tolist(), [surrogate.branch_of_code for surrogate in flat]))
+            if codes is not None], key=lambda placed: placed[0])
+        sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
     codes = np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps])
     codes, map_start = _bit_masks(codes, sizes) if masks else (codes, np.cumsum(sizes) - sizes)
     missing_child = detour(*optional, at_fit=False)
-    most_frequent = _most_frequent([f if inside and d < 0 else None  # where it is needed
-                                    for f, d, inside in zip(shares, missing_child.tolist(),
-                                                            split.tolist())])
+    needed = np.flatnonzero(split & (missing_child < 0))  # where the most frequent is needed
+    most_frequent = np.full(len(rows), np.nan)
+    most_frequent[needed] = _most_frequent(_taken(table.branch_fractions, rows[needed]))
     return SimpleNamespace(
         feature=np.where(split, table.feature_index[rows], -1),  # pruned
         code_start=map_start[own_at], threshold=table.threshold[rows],
