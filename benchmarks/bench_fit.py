@@ -885,7 +885,10 @@ def main() -> None:
         "is at most 2x. Peak "
         "memory is the growth of the resident set size during one fit in a fresh process: the "
         "larger of a 1 ms sampling of /proc/self/statm and the growth of the high-water mark "
-        "(`resource.getrusage` ru_maxrss); the ratio's denominator is at least 1 MB. Fewer "
+        "(`resource.getrusage` ru_maxrss); the ratio's denominator is at least 1 MB. The "
+        "memory a fitted model keeps is the resident set size after the fit less before, each "
+        "after a garbage collection and glibc's `malloc_trim(0)` (freed memory handed back), "
+        "in a fresh process holding the data already; the denominator is at least 1 MB. Fewer "
         "rounds for the largest sizes keep the whole run near fifteen minutes. "
         f"Total run time: {time.perf_counter() - started:.0f} s.",
         ISSUE_15_NOTES,
