@@ -39,7 +39,8 @@ from .pruning import (AT_FIT, PRUNERS, Grown, PruningPath, _prune_on_validation,
                       _prune_to_alpha, refuse_second_pruning, weakest_links)
 from .report import cp_table
 from .sktree import Tree, impurity_decreases, leaf_ids, node_indicator
-from .tree import PREDICT_MISSING, Layout, Node, level_ties, most_probable
+from .tree import (PREDICT_MISSING, Node, _predict_routed, _compact, level_ties, most_probable,
+                   predict_values)
 
 __all__ = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor"]
 
@@ -188,8 +189,7 @@ class _Tree(BaseEstimator):
         validate_data(self, table, reset=True, skip_check_array=True)
         if classes is not None:
             self.classes_, self.n_classes_ = classes, len(classes)
-        self._features, self.tree_, self._layout = (
-            features, self._fitted(tree), Layout(tree))  # the tree laid out once, for predict
+        self._features, self.tree_ = features, self._fitted(_compact(tree))  # pruned: kept nodes
         for earlier in ("pruning_log_", "pruned_by_"):  # from an earlier fit or pruner
             self.__dict__.pop(earlier, None)
         if log is not None:
@@ -333,15 +333,8 @@ class _Tree(BaseEstimator):
         X is read as at fit (same columns; infinity and unhashable cells refused); a category
         unseen at fit counts as missing (both are refused if ``missing="error"``).
         """
-        matrix = self._encoded(X)  # first: NotFittedError before the layout is looked up
-        return self._laid_out().predict(matrix, self.predict_missing)
-
-    def _laid_out(self) -> Layout:
-        """The fitted tree's layout for predict, laid out again if ``tree_`` is a copy or was
-        edited since (a pruner's work)."""
-        if not self._layout.describes(self._root):
-            self._layout = Layout(self._root)
-        return self._layout
+        matrix = self._encoded(X)  # first: NotFittedError before the tree is looked up
+        return predict_values(self._root, matrix, self.predict_missing)
 
     def __repr__(self, N_CHAR_MAX: int = 700) -> str:
         """The parameters, as scikit-learn shows them, and for a pruner's result the pruning
@@ -404,12 +397,14 @@ class _TreeClassifier(ClassifierMixin, _Tree):
         check = self._parameters  # both may change after fit
         probability = check["probability"](self.probability, "probability")
         m = check["m"](self.m, "m")
-        matrix, layout = self._encoded(X), self._laid_out()
-        made = self.__dict__.get("_smoothed")  # (for which layout, estimate, m, smoothed layout)
-        if made is None or made[0] is not layout or made[1:3] != (probability, m):
-            made = self._smoothed = (layout, probability, m,
-                                     Layout(smoothed_tree(self._root, probability, m)))
-        return made[3].predict(matrix, self.predict_missing)
+        matrix, root = self._encoded(X), self._root
+        routing = root._table.routing(root._row)  # the same object until the tree is edited
+        made = self.__dict__.get("_smoothed")  # (for which routing, estimate, m, its smoothing)
+        if made is None or made[0] is not routing or made[1:3] != (probability, m):
+            smoothed = smoothed_tree(root, probability, m)
+            made = self._smoothed = (routing, probability, m,
+                                     smoothed._table.routing(smoothed._row))
+        return _predict_routed(made[3], matrix, self.predict_missing)
 
     def __getstate__(self) -> dict:
         """The state to pickle, without the smoothed tree of the last ``predict_proba``

@@ -36,8 +36,9 @@ from .export import decision_loss
 from .jit import compiled, kernel
 from .routing import SPREAD, branch_of, otherwise, route_missing
 from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
-from .tree import (Layout, Node, copy_tree, hand_down, larger_branch, make_leaf,
-                   most_probable, raise_branch, reach)
+from .tree import (Node, RoutingArrays, _as_arrays, _predict_routed, _routed_branches, _compact,
+                   copy_tree, hand_down, larger_branch, make_leaf, most_probable, raise_branch,
+                   reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -221,10 +222,12 @@ def _fitted_copy(model, needs_classifier: str = ""):
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
-    """Give the pruned copy its ``pruning_log_``, and say how it was pruned: by setting the
+    """Give the pruned copy its kept nodes in a table of their own (:func:`dtree.tree.compact`)
+    and its ``pruning_log_``, and say how it was pruned: by setting the
     parameters ``params``, with which ``clone()`` and ``fit`` prune the same way again, if the
     model takes them and its tree is the one its parameters grow; otherwise in ``pruned_by_``,
     which its repr shows: a fitted result, which ``clone()`` does not keep."""
+    pruned.tree_ = pruned._fitted(_compact(pruned._root))  # the kept nodes, in a new table
     pruned.pruning_log_ = log
     as_configured = ("pruning_log_" not in vars(model) and not hasattr(model, "pruned_by_")
                      and model.get_params().get("pruning") is None)
@@ -638,24 +641,24 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
     :func:`prune_error_based`); ``training`` holds the training rows (encoded, C order),
     their class codes and weights for subtree raising, or is None for none. A row goes
     down as at fit (``routing``: CART keeps at a node a row no surrogate places on a majority
-    tie). The estimate of the largest branch on a node's rows is made on the tree laid out as
-    arrays (:class:`dtree.tree.Layout`, :func:`_branch_errors`). Returns the log."""
+    tie). The estimate of the largest branch on a node's rows is made on the tree's routing
+    arrays (:meth:`dtree.tree.NodeTable.routing`, :func:`_branch_errors`), which the edits
+    patch. Returns the log."""
     number = root.numbers()
     z = NormalDist().inv_cdf(1 - confidence)
     rows_log = []
-    layout = None
+    a = None
     if training is not None:
         X, y, w = training
         X = np.require(X, float, ["C", "W"])  # the layout fit gives the kernel (TrainingSet)
-        layout = Layout(root, numbered=True)
-        a = layout.arrays
+        a = _as_arrays(root._table, root._row)  # its own, which the edits patch
         errors_of_branch = compiled(_branch_errors)
 
     def branch_estimate(node, rows, weights) -> float:
-        """:func:`_branch_errors` of the branch below ``node`` on these rows, on the layout
-        that the edits keep in step with the tree."""
+        """:func:`_branch_errors` of the branch below ``node`` on these rows, on the routing
+        arrays that the edits keep in step with the tree."""
         return errors_of_branch(
-            layout.number[id(node)], X, y, n_classes, np.ascontiguousarray(rows),
+            a.place[node._row], X, y, n_classes, np.ascontiguousarray(rows),
             np.ascontiguousarray(weights, dtype=float), a.feature, a.first_child,
             a.n_children, a.code_start, a.threshold, a.codes, a.surrogates, a.surrogate_table,
             a.surrogate_threshold, a.fit_child, otherwise(routing), confidence, z)
@@ -677,7 +680,7 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         """The node's rows handed to its children as the tree was grown (missing-value
         branch, surrogates); a row spread over the branches goes to each with the share of the
         placed weight among these rows (J48's resetDistribution)."""
-        branch = layout.branches(node, X, rows, routing, at_fit=True)
+        branch = _routed_branches(a, node, X, rows, routing, at_fit=True)
         placed = branch >= 0
         known = np.bincount(branch[placed], weights=weights[placed],
                             minlength=len(node.children))
@@ -720,12 +723,12 @@ def _error_based(root: Node, training: tuple | None, n_classes: int, confidence:
         slack = J48_PRUNE_SLACK + WEKA_SMALL
         if as_leaf <= as_tree + slack and as_leaf <= as_branch + slack:
             rows_log.append({**entry, "decision": "leaf"})
-            make_leaf(node, "error_based", layout)
+            make_leaf(node, "error_based", a)
             estimates[id(node)] = [as_leaf]
             return False
         if as_branch <= as_tree + slack:
             rows_log.append({**entry, "decision": f"raise branch {largest}"})
-            raise_branch(node, node.children[largest], layout)
+            raise_branch(node, node.children[largest], a)
             redistribute(node, rows, weights)
             if not node.children:  # a leaf was raised
                 settle_leaf(node)
@@ -924,15 +927,14 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
     template = clone(model)
     if isinstance(template.get_params().get("ccp_alpha"), str):  # a rule: grow unpruned
         template.set_params(ccp_alpha=0.0)
-    for test, root, layout, end, classes, costs in _fold_trees(template, X, y, w, groups):
-        a = layout.arrays
+    for test, root, a, end, classes, costs in _fold_trees(template, X, y, w, groups):
         n = len(a.feature)
         parent = np.full(n, -1, np.int64)
         for i in np.flatnonzero(a.n_children):
             parent[a.first_child[i]:a.first_child[i] + a.n_children[i]] = i
         path, cut = weakest_links(root, cost, costs=costs)
         cut_at = np.full(n, np.inf)  # the alpha from which a node's branch is cut (steps in
-        cut_at[[layout.number[id(node)] for node in cut]] = np.maximum.accumulate(  # order)
+        cut_at[[a.place[node._row] for node in cut]] = np.maximum.accumulate(  # (in order)
             path.ccp_alphas[1:])
         if classify:
             position = {label: code for code, label in enumerate(classes.tolist())}
@@ -950,7 +952,7 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
 
 def _fold_trees(template, X, y, w: np.ndarray, groups: np.ndarray):
     """For each fold of ``groups``: its rows (a mask), the root of the tree ``template`` grows
-    without them, that tree's numbered :class:`Layout`, the node where each of those rows ends
+    without them, that tree's routing arrays, the node where each of those rows ends
     in it (:func:`_ends`), its classes (None for a regressor) and ``costs_``. X is encoded once
     and each tree grown on its rows (``template._grown``) where that is what a fit on them
     does: a CART without class weights, priors, loss, pruning or drawn features, whose every
@@ -977,21 +979,19 @@ def _fold_trees(template, X, y, w: np.ndarray, groups: np.ndarray):
         for surrogates in ([None, p.max_surrogates] if complete else [p.max_surrogates]):
             root = template._grown(SimpleNamespace(**{**vars(p), "max_surrogates": surrogates}),
                                    features, matrix[rows], targets[rows], n_classes, w[rows])
-            layout, end = _ends(root, matrix[test], template.predict_missing)
-            if not layout.arrays.n_children[end].any():  # none stopped for want of a surrogate
+            a, end = _ends(root, matrix[test], template.predict_missing)
+            if not a.n_children[end].any():  # none stopped for want of a surrogate
                 break
-        yield test, root, layout, end, classes, None
+        yield test, root, a, end, classes, None
 
 
-def _ends(root: Node, encoded: np.ndarray, predict_missing: str) -> tuple[Layout, np.ndarray]:
-    """The tree's numbered :class:`Layout`, and the node number where each row of ``encoded``
-    ends (a CART row goes one way: routed with each node's number as its prediction)."""
-    layout = Layout(root, numbered=True)
-    a = layout.arrays
-    layout.arrays = a._replace(values=np.arange(len(a.feature), dtype=float)[:, None])
-    end = layout.predict(encoded, predict_missing)[:, 0].astype(np.int64)
-    layout.arrays = a
-    return layout, end
+def _ends(root: Node, encoded: np.ndarray, predict_missing: str
+          ) -> tuple[RoutingArrays, np.ndarray]:
+    """The tree's routing arrays, and the node number where each row of ``encoded`` ends (a
+    CART row goes one way: routed with each node's number as its prediction)."""
+    a = root._table.routing(root._row)
+    numbered = a._replace(values=np.arange(len(a.feature), dtype=float)[:, None])
+    return a, _predict_routed(numbered, encoded, predict_missing)[:, 0].astype(np.int64)
 
 
 def _shared_encoding(template, X, y, w: np.ndarray, groups: np.ndarray):

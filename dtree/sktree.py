@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from .tree import Layout, Node, numbering, reach
+from .tree import Node, numbering, reach
 
 __all__ = ["Tree", "TreeArrays", "shap_tree"]
 
@@ -141,7 +141,7 @@ class Tree:
     A tree with a split on categories has no such arrays: reading one is a ValueError.
     """
 
-    __slots__ = ("root", "n_features", "_n_classes", "_predict_missing", "_cache")
+    __slots__ = ("root", "n_features", "_n_classes", "_predict_missing")
 
     #: one target (multi-output y is refused at fit)
     n_outputs = 1
@@ -149,7 +149,7 @@ class Tree:
     def __init__(self, root: Node, n_features: int, n_classes: int,
                  predict_missing: str = "stop"):
         self.root, self.n_features, self._n_classes = root, n_features, n_classes
-        self._predict_missing, self._cache = predict_missing, None
+        self._predict_missing = predict_missing
 
     def __reduce__(self):
         return Tree, (self.root, self.n_features, self._n_classes, self._predict_missing)
@@ -164,10 +164,10 @@ class Tree:
 
     @property
     def _arrays(self) -> TreeArrays:
-        """The arrays, made again if the tree was edited since (``Layout.describes``)."""
-        if self._cache is None or not self._cache[0].describes(self.root):
-            self._cache = Layout(self.root), binary_arrays(self.root)
-        return self._cache[1]
+        """The arrays, kept by the tree's table until it is edited
+        (:meth:`dtree.tree.NodeTable.kept`)."""
+        root = self.root
+        return root._table.kept(("sklearn", root._row), lambda: binary_arrays(root))
 
     children_left = _column("children_left",
                             "Each node's left child (``<= threshold``); -1 for a leaf.")

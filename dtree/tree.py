@@ -22,7 +22,7 @@ from .routing import SPREAD, STAY, detour, otherwise, route_rows
 from .surrogates import Surrogate
 from .tolerances import TIE_ATOL, TIE_RTOL
 
-__all__ = ["Node", "NodeTable", "Layout", "RoutingArrays", "PREDICT_MISSING", "predict_values",
+__all__ = ["Node", "NodeTable", "RoutingArrays", "PREDICT_MISSING", "predict_values",
            "branches", "value_branches", "hand_down", "reach", "ties", "level_ties",
            "most_probable", "copy_tree", "make_leaf", "raise_branch", "SPREAD", "STAY"]
 
@@ -77,7 +77,9 @@ class NodeTable:
     :class:`Node` is a view of one row. Numbers are numpy columns (-1 for an absent branch or
     feature, NaN for an absent threshold), a value and a prediction rows of ``Blocks``; the
     ragged fields are lists. Rows that edits cut off stay until :meth:`compacted` copies the
-    reachable ones."""
+    reachable ones. What is computed from the columns (the arrays prediction reads,
+    :meth:`~dtree.tree.NodeTable.routing`; scikit-learn's arrays) is kept in ``derived`` until
+    the table is next written."""
 
     # the numeric columns: name -> (dtype, what a new row holds)
     NUMBERS = {"n_samples": (np.int64, 0), "weighted_n_samples": (np.float64, 0.0),
@@ -100,13 +102,14 @@ class NodeTable:
         for name, fill in self.OBJECTS.items():
             setattr(self, name, [])
         self.views: list[Node | None] = []
-        self.version: list[int] | None = None  # see Layout
+        self.derived: dict = {}  # key -> what was computed from the columns; emptied by a write
         # every row below row 0, as the growers write them; an edit through Node.children
         # (make_leaf, raise_branch, a tree made by hand) may leave rows that nothing reaches
         self.tidy = True
 
     def add(self, count: int) -> int:
         """Room for ``count`` new rows at the end, filled as new; returns the first."""
+        self.derived.clear()
         first, self.size = self.size, self.size + count
         self.value.add(count)
         self.prediction.add(count)
@@ -131,6 +134,7 @@ class NodeTable:
 
     def copy_row(self, row: int, source: NodeTable, from_row: int) -> None:
         """Row ``from_row`` of ``source`` written over ``row``."""
+        self.derived.clear()
         self.value[row], self.prediction[row] = source.value[from_row], source.prediction[from_row]
         for name in self.NUMBERS:
             getattr(self, name)[row] = getattr(source, name)[from_row]
@@ -159,6 +163,18 @@ class NodeTable:
             if view is not None:
                 view._table, view._row = self, offset + row
                 self.views[offset + row] = view
+
+    def kept(self, key, make):
+        """``make()``, computed from the table's columns, kept under ``key`` until the table is
+        next written (a setter of a :class:`~dtree.Node`, ``add``, ``copy_row``)."""
+        if key not in self.derived:
+            self.derived[key] = make()
+        return self.derived[key]
+
+    def routing(self, row: int = 0) -> RoutingArrays:
+        """The tree below ``row`` as the arrays that prediction and the routing rule read
+        (``RoutingArrays``), computed once until the table is next written."""
+        return self.kept(("routing", row), lambda: _as_arrays(self, row))
 
     def reachable(self, row: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """The rows below ``row`` (itself first), numbered depth first with a node's children
@@ -192,7 +208,9 @@ def _number_column(name: str, cast, absent=None):
         return cast(value)
 
     def put(node, value):
-        getattr(node._table, name)[node._row] = absent if value is None else value
+        table = node._table
+        getattr(table, name)[node._row] = absent if value is None else value
+        table.derived.clear()
     return property(get, put)
 
 
@@ -203,7 +221,9 @@ def _column(name: str):
         return getattr(node._table, name)[node._row]
 
     def put(node, value):
-        getattr(node._table, name)[node._row] = value
+        table = node._table
+        getattr(table, name)[node._row] = value
+        table.derived.clear()
     return property(get, put)
 
 
@@ -337,6 +357,7 @@ class Node:
             rows = list(range(first, first + len(nodes)))
         table.first_child[self._row] = rows[0] if rows else -1
         table.n_children[self._row] = len(rows)
+        table.derived.clear()
 
     @property
     def scores(self) -> dict[str, float]:
@@ -878,14 +899,14 @@ def reach(root: Node, X: np.ndarray, predict_missing: str = "distribute", at_fit
     there (always at a leaf; at an internal node for a row that stays, ``STAY``). A row's
     prediction is the sum, over the nodes where its shares end, of share x the node's
     prediction."""
-    n, layout = X.shape[0], Layout(root, numbered=True)
+    n, a = X.shape[0], root._table.routing(root._row)
     stack = [(root, np.arange(n), np.ones(n))]
     while stack:
         node, rows, weights = stack.pop()
         if not node.children:
             yield node, rows, weights, np.ones(len(rows), dtype=bool)
             continue
-        branch = layout.branches(node, X, rows, predict_missing, at_fit)
+        branch = _routed_branches(a, node, X, rows, predict_missing, at_fit)
         yield node, rows, weights, branch == STAY
         parts = hand_down(branch, rows, weights, node.branch_fractions)
         stack.extend((child, *part) for child, part in zip(reversed(node.children),
@@ -951,19 +972,27 @@ def copy_tree(root: Node) -> Node:
     """A copy of the tree below ``root`` to edit: a table of its own
     (:meth:`NodeTable.compacted`), sharing the ragged values (arrays, tuples) with the
     original's. An edit rebinds a node's ragged fields and writes its numbers into the
-    copy's table, so the original stays as it was. The copy has no version yet
-    (:class:`Layout`): its edits leave the original's layouts valid."""
+    copy's table, so the original stays as it was, and what its table keeps computed
+    (:meth:`~dtree.tree.NodeTable.routing`) with it."""
     return root._table.compacted(root._row).node(0)
 
 
-def make_leaf(node: Node, reason: str, layout: Layout | None = None) -> None:
+def _compact(root: Node) -> Node:
+    """The tree below ``root`` on a table of its own rows alone, as a pruner leaves it: the
+    kept nodes built into a new table (:meth:`NodeTable.compacted`), or ``root`` itself where
+    its table is as grown (every row below row 0)."""
+    table = root._table
+    return root if root._row == 0 and table.tidy else table.compacted(root._row).node(0)
+
+
+def make_leaf(node: Node, reason: str, routing: RoutingArrays | None = None) -> None:
     """Turn an internal node into a leaf, in place, recording why in ``stop_reason``. The grower
-    and every pruner edit a tree with this and :func:`raise_branch` only; a model whose tree is
-    edited lays it out again before its next prediction. A numbered ``layout`` of the tree has
-    its routing arrays patched to match."""
-    _count_edit(node)
-    if layout is not None:
-        layout.arrays.feature[layout.number[id(node)]] = -1
+    and every pruner edit a tree with this and :func:`raise_branch` only; the edit empties
+    what the table keeps computed, so that a prediction reads the tree as edited. A pruner
+    that routes rows while it edits passes routing arrays of its own (``RoutingArrays``),
+    made before its first edit, which are patched to match."""
+    if routing is not None:
+        routing.feature[routing.place[node._row]] = -1
     node.children, node.stop_reason = [], reason
     node.feature = node.feature_index = node.threshold = node.score = None
     node.category_sets = node.branch_of_code = node.branch_fractions = None
@@ -979,25 +1008,18 @@ TEST_FIELDS = ("feature", "feature_index", "threshold", "category_sets", "branch
                "branch_fractions", "stop_reason")
 
 
-def raise_branch(node: Node, child: Node, layout: Layout | None = None) -> None:
+def raise_branch(node: Node, child: Node, routing: RoutingArrays | None = None) -> None:
     """Put ``child``'s test and subtree in ``node``'s place, in place (C4.5's subtree raising;
     Quinlan 1993, ch. 4). The node keeps its own statistics; the caller hands its rows down
-    again. A numbered ``layout`` of the tree has its routing arrays patched to match: the
-    node's row takes the child's (``ROUTING_ARRAYS``)."""
-    _count_edit(node)
-    if layout is not None:
-        i, j = layout.number[id(node)], layout.number[id(child)]
+    again. A pruner's ``routing`` arrays (see :func:`make_leaf`) are patched to match: the
+    node's entries take the child's (``ROUTING_ARRAYS``)."""
+    if routing is not None:
+        i, j = routing.place[node._row], routing.place[child._row]
         for name in ROUTING_ARRAYS:
-            array = getattr(layout.arrays, name)
+            array = getattr(routing, name)
             array[i] = array[j]
     for name in TEST_FIELDS:
         setattr(node, name, getattr(child, name))
-
-
-def _count_edit(node: Node) -> None:
-    """Count an edit of ``node`` in its tree's version (a tree never laid out has none)."""
-    if node._table.version is not None:
-        node._table.version[0] += 1
 
 
 def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
@@ -1018,14 +1040,36 @@ def predict_values(root: Node, X: np.ndarray, predict_missing: str = "distribute
     * "stop": its prediction is the node's own (``Node.prediction``).
 
     Each is a mix of nodes' predictions with weights summing to 1, so class probabilities sum
-    to 1. Lays the tree out anew on each call; :class:`Layout` keeps a layout for many calls.
+    to 1. The tree is read as its table's routing arrays
+    (:meth:`~dtree.tree.NodeTable.routing`), which the table keeps for the next call until it
+    is edited.
     """
-    return Layout(root).predict(X, predict_missing)
+    return _predict_routed(root._table.routing(root._row), X, predict_missing)
+
+
+def _predict_routed(a: RoutingArrays, X: np.ndarray, predict_missing: str = "distribute"
+                   ) -> np.ndarray:
+    """:func:`predict_values` on a tree's routing arrays ``a``."""
+    if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
+        raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
+                         f"{predict_missing!r}")
+    X = np.require(X, float, ["C", "W"])  # the layout predict_rows is compiled for
+    return compiled(kernels.predict_rows)(
+        X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
+        a.fractions, _detour_of(a, predict_missing, False), otherwise(predict_missing),
+        a.values, a.surrogates, a.surrogate_table, a.surrogate_threshold)
+
+
+def _routed_branches(a: RoutingArrays, node: Node, X: np.ndarray, rows: np.ndarray,
+                    predict_missing: str = "distribute", at_fit: bool = False) -> np.ndarray:
+    """:func:`branches` at ``node`` read from its tree's routing arrays ``a`` (patched by a
+    pruner's edits, so that it routes on the tree as it stands)."""
+    return _routed(a, a.place[node._row], X, rows, predict_missing, at_fit)
 
 
 class RoutingArrays(NamedTuple):
-    """A tree as arrays over its nodes (see :func:`_as_arrays`): what
-    :func:`dtree.kernels.predict_rows` and error-based pruning read."""
+    """A tree as arrays over its nodes, numbered from its root as :func:`_as_arrays` lays them
+    out: what :func:`dtree.kernels.predict_rows` and error-based pruning read."""
 
     feature: np.ndarray  # the tested column, -1 for a leaf
     first_child: np.ndarray  # the node's children are the next n_children[i] nodes from here
@@ -1042,82 +1086,28 @@ class RoutingArrays(NamedTuple):
     surrogates: np.ndarray  # per node, where its run of surrogates starts and ends
     surrogate_table: np.ndarray  # per surrogate: feature, reversed (0/1), category map start
     surrogate_threshold: np.ndarray  # NaN for categories
-
-
-class Layout:
-    """A tree laid out as arrays (``RoutingArrays``) for :func:`dtree.kernels.predict_rows`, made
-    once and used for many predictions. It belongs to the tree ``root`` as it was when laid out
-    (see :meth:`describes`): a copy (``copy.deepcopy``) is unbound (``root`` None), as the
-    copied tree may then be changed in place; unpickling lays the unpickled tree out again.
-
-    A pruner that routes rows on the arrays while it edits the tree asks for ``numbered``
-    (``number`` maps a node's id to its row) and passes the layout to :func:`make_leaf` and
-    :func:`raise_branch`, which patch the routing arrays in place. The predictions and
-    fractions are not patched (the pruner hands rows down again after a raise), so a patched
-    layout no longer :meth:`describes` the tree."""
-
-    def __init__(self, root: Node | None, numbered: bool = False):
-        # the tree's version, a counter of its edits: one list [edits] that its table holds,
-        # which make_leaf and raise_branch count, whichever node they edit; only the tree's
-        # own layouts see its edits
-        self.root, self.number, self.arrays, self.version, self.edits = root, None, None, None, 0
-        if root is not None:
-            rows, self.arrays = _as_arrays(root)
-            if root._table.version is None:
-                root._table.version = [0]
-            self.version = root._table.version
-            self.edits = self.version[0]
-            if numbered:
-                self.number = numbering(map(root._table.node, rows.tolist()))
-
-    def describes(self, root: Node) -> bool:
-        """Whether this is ``root``'s layout as the tree now stands: laid out from it, and the
-        tree not edited since (:func:`make_leaf`, :func:`raise_branch`)."""
-        return (self.root is root and root._table.version is self.version
-                and self.version[0] == self.edits)
-
-    def __deepcopy__(self, memo: dict) -> Layout:
-        return Layout(None)
-
-    def branches(self, node: Node, X: np.ndarray, rows: np.ndarray,
-                 predict_missing: str = "distribute", at_fit: bool = False) -> np.ndarray:
-        """:func:`branches` at ``node``, a node of a numbered layout, on its routing arrays
-        (patched by the edits, so that a pruner routes on the tree as it stands)."""
-        return _routed(self.arrays, self.number[id(node)], X, rows, predict_missing, at_fit)
-
-    def __reduce__(self):
-        return Layout, (self.root,)
-
-    def predict(self, X: np.ndarray, predict_missing: str = "distribute") -> np.ndarray:
-        """:func:`predict_values` on the laid-out tree."""
-        if not (isinstance(predict_missing, str) and predict_missing in PREDICT_MISSING):
-            raise ValueError(f"predict_missing must be one of {PREDICT_MISSING}, got "
-                             f"{predict_missing!r}")
-        a = self.arrays
-        X = np.require(X, float, ["C", "W"])  # the layout predict_rows is compiled for
-        return compiled(kernels.predict_rows)(
-            X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
-            a.fractions, _detour_of(a, predict_missing, False), otherwise(predict_missing),
-            a.values, a.surrogates, a.surrogate_table, a.surrogate_threshold)
+    place: np.ndarray  # per row of the table, its node's number here (-1: not below the root)
 
 
 #: the arrays that say what a node tests and where its children are: an edit copies a raised
-#: child's into its node's row
+#: child's into its node's entries
 ROUTING_ARRAYS = ("feature", "first_child", "code_start", "threshold", "n_children",
                   "missing_child", "frequent_child", "fit_child", "surrogates")
 
 
-def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
-    """The tree below ``root`` as arrays over its nodes (``RoutingArrays``), and the rows of
-    its table in that order: the table's own for a tree as grown (:attr:`NodeTable.tidy`),
-    else :meth:`NodeTable.reachable`'s; a node's children consecutive either way. Per node:
-    the first child, the number of children, each node's branch fraction and prediction; and
-    what :func:`_tested` lays out, a leaf's feature -1. Read from the table's columns: no node
-    is visited in Python."""
-    table = root._table
-    grown = root._row == 0 and table.tidy
+def _as_arrays(table: NodeTable, row: int = 0) -> RoutingArrays:
+    """The tree below ``row`` of ``table`` as arrays over its nodes (``RoutingArrays``): in the
+    table's own order for a tree as grown (:attr:`NodeTable.tidy`), the node numbers its
+    rows, else in :meth:`NodeTable.reachable`'s; a node's children consecutive either way. Per
+    node: the first child, the number of children, each node's branch fraction and
+    prediction; and what :func:`_tested` lays out, a leaf's feature -1. Read from the table's
+    columns: no node is visited in Python."""
+    grown = row == 0 and table.tidy
     rows, first = ((np.arange(table.size), table.first_child[:table.size]) if grown
-                   else table.reachable(root._row))
+                   else table.reachable(row))
+    place = rows if grown else np.full(table.size, -1, np.int64)
+    if not grown:
+        place[rows] = np.arange(len(rows))
     n_children = table.n_children[rows]
     split = n_children > 0
     first_child = np.where(split, first, len(rows))  # a leaf's: past the end
@@ -1129,9 +1119,9 @@ def _as_arrays(root: Node) -> tuple[np.ndarray, RoutingArrays]:
                   - np.repeat(np.cumsum(n_children[opened]) - n_children[opened],
                               n_children[opened])] = np.concatenate(list(itertools.compress(
                                   _taken(table.branch_fractions, rows, grown), split.tolist())))
-    return rows, RoutingArrays(
+    return RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
-        values=table.prediction.take(None if grown else rows),
+        values=table.prediction.take(None if grown else rows), place=place,
         **vars(_tested(table, rows, split, masks=True, whole=grown)))
 
 

@@ -351,7 +351,7 @@ def test_refit_predicts_with_the_new_tree(wm20):
 def test_a_copied_tree_changed_in_place_predicts_as_changed(model, wm20):
     X, _ = wm20
     twin = copy.deepcopy(model)
-    assert twin._layout.root is None  # a copy lays its tree out when it predicts
+    assert twin.tree_._table is not model.tree_._table  # a copy has a table of its own
     twin.tree_.children = []  # prune the copy to its root: 9 no, 8 yes
     assert_allclose(twin.predict_proba(X), np.tile([9 / 17, 8 / 17], (17, 1)), atol=1e-12)
     assert len(model.tree_.children) == 3 and model.score(X, wm20[1]) == 1.0
@@ -367,9 +367,10 @@ def test_a_replaced_tree_is_used(model, wm20):
 def test_pickled_model_predicts_the_same(model):
     row = melon(colour=np.nan)
     restored = pickle.loads(pickle.dumps(model))
-    assert restored._layout.root is restored.tree_.root  # laid out again, not laid out per call
+    routing = restored.tree_._table.routing()
     for strategy in STRATEGIES:
         assert_allclose(proba(restored, row, strategy), COLOUR_MISSING[strategy], atol=1e-12)
+    assert restored.tree_._table.routing() is routing  # kept for every call, not made per call
 
 
 def test_watermelon_loader_gives_the_missing_values(wm20a):

@@ -15,8 +15,8 @@ import dtree
 from dtree import C45Classifier, CARTClassifier, CARTRegressor, ID3Classifier
 from dtree.pruning import (prune_cost_complexity, prune_error_based, prune_pessimistic,
                            prune_reduced_error)
-from dtree.tree import (SPREAD, STAY, Layout, branches, make_leaf, raise_branch, reach,
-                        value_branches)
+from dtree.tree import (SPREAD, STAY, branches, make_leaf, predict_values, raise_branch,
+                        reach, value_branches)
 
 NAN = np.nan
 
@@ -110,7 +110,7 @@ def test_compiled_kernel_follows_the_plain_rule(name, seed):
     model, X, y, encoded = pruned_case(name, "none", seed)
     cart = isinstance(model, CARTClassifier)
     for strategy in ["stop"] if cart else ["distribute", "most_frequent", "stop"]:
-        np.testing.assert_allclose(Layout(model.tree_.root).predict(encoded, strategy),
+        np.testing.assert_allclose(predict_values(model.tree_.root, encoded, strategy),
                                    mixture(model, encoded, strategy), atol=1e-12)
 
 
@@ -330,7 +330,7 @@ def test_no_public_function_changes_a_fitted_tree():
         call()
         assert pickle.dumps(model.tree_.root) == before, function.__name__
         np.testing.assert_array_equal(model.predict_proba(X), dtree.tree.level_ties(
-            Layout(model.tree_.root).predict(encoded, "stop")))
+            laid_out_afresh(model.tree_.root, encoded, "stop")))
     # the other public functions take no fitted tree: numbers and arrays, or they grow a new one
     takes_no_tree = {dtree.tree.hand_down, dtree.tree.ties, dtree.tree.level_ties,
                      dtree.grow.grow, dtree.pruning.added_errors,
@@ -350,8 +350,14 @@ def test_no_public_function_changes_a_fitted_tree():
     assert _public_functions() == set(calls) | takes_no_tree | edits
 
 
+def laid_out_afresh(root: dtree.Node, encoded: np.ndarray, strategy: str) -> np.ndarray:
+    """predict_values on routing arrays made now from the table's columns, not those it kept."""
+    arrays = dtree.tree._as_arrays(root._table, root._row)
+    return dtree.tree._predict_routed(arrays, encoded, strategy)
+
+
 def test_an_edited_tree_is_laid_out_again():
-    # the model lays its tree out at fit, for predict; an edit in place must not leave predict
+    # the table keeps its routing arrays for predict; an edit in place must not leave predict
     # answering with the tree as it was
     X, y, encoded = random_data(0)
     model = CARTClassifier().fit(X, y)
@@ -360,33 +366,34 @@ def test_an_edited_tree_is_laid_out_again():
     make_leaf(below[0], "by hand")
     edited = model.predict_proba(X)
     assert not np.array_equal(edited, before)
-    np.testing.assert_array_equal(edited, Layout(model.tree_.root).predict(encoded, "stop"))
+    np.testing.assert_array_equal(edited, laid_out_afresh(model.tree_.root, encoded, "stop"))
     raise_branch(model.tree_.root, model.tree_.children[1])
     np.testing.assert_array_equal(model.predict_proba(X),
-                                  Layout(model.tree_.root).predict(encoded, "stop"))
+                                  laid_out_afresh(model.tree_.root, encoded, "stop"))
 
 
 def test_an_edit_lays_out_again_its_own_tree_only():
-    # each tree counts its own edits: a pruner prunes a copy, which predicts from its pruned
-    # tree while the model keeps its layout; an edit in place of the copy lays the copy out
-    # again, not the model nor another model
+    # each table keeps its own routing arrays: a pruner prunes a copy (a table of its own),
+    # which predicts from its pruned tree while the model keeps its arrays; an edit in place
+    # of the copy lays the copy out again, not the model nor another model
     X, y, encoded = random_data(0)
     model, other = CARTClassifier().fit(X, y), CARTClassifier(max_depth=2).fit(X, y)
-    layout, others = model._layout, other._layout
-    before = model.predict_proba(X)
+    before, _ = model.predict_proba(X), other.predict_proba(X)
+    routing, others = (fitted.tree_.root._table.routing() for fitted in (model, other))
     pruned = prune_pessimistic(model)
     assert pruned.get_n_leaves() < model.get_n_leaves()
     np.testing.assert_array_equal(pruned.predict_proba(X),
-                                  Layout(pruned.tree_.root).predict(encoded, "stop"))
+                                  laid_out_afresh(pruned.tree_.root, encoded, "stop"))
     np.testing.assert_array_equal(model.predict_proba(X), before)
-    assert model._layout is layout
-    pruned_layout = pruned._layout
+    assert model.tree_.root._table.routing() is routing
+    pruned_routing = pruned.tree_.root._table.routing()
     make_leaf(pruned.tree_.children[0], "by hand")
     np.testing.assert_array_equal(pruned.predict_proba(X),
-                                  Layout(pruned.tree_.root).predict(encoded, "stop"))
-    assert pruned._layout is not pruned_layout
+                                  laid_out_afresh(pruned.tree_.root, encoded, "stop"))
+    assert pruned.tree_.root._table.routing() is not pruned_routing
     model.predict_proba(X), other.predict_proba(X)
-    assert model._layout is layout and other._layout is others
+    assert model.tree_.root._table.routing() is routing
+    assert other.tree_.root._table.routing() is others
 
 
 def _hand_node(**test) -> dtree.Node:

@@ -97,7 +97,7 @@ def test_arrays_follow_an_edit_and_are_not_pickled():
     model.tree_.children_left  # the arrays made ...
     assert len(pickle.dumps(model)) == size
     restored = pickle.loads(pickle.dumps(model))
-    assert restored.tree_._cache is None  # ... and not pickled
+    assert not restored.tree_.root._table.derived  # ... and not pickled
     np.testing.assert_array_equal(restored.tree_.threshold, model.tree_.threshold)
 
 
