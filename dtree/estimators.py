@@ -352,7 +352,7 @@ class _Tree(BaseEstimator):
     def get_n_leaves(self) -> int:
         """Number of leaves, empty branches included."""
         check_is_fitted(self, "tree_")
-        return len(self._root.leaves())
+        return self._root.n_leaves()
 
     @property
     def feature_importances_(self) -> np.ndarray:

@@ -72,7 +72,7 @@ def is_stub(node: Node, root: Node, max_depth: int | None) -> bool:
 
 def hidden_leaves(node: Node) -> str:
     """How many leaves a stub hides: '… 3 leaves'."""
-    leaves = len(node.leaves())
+    leaves = node.n_leaves()
     return f"{STUB} {leaves} {'leaf' if leaves == 1 else 'leaves'}"
 
 

@@ -288,7 +288,7 @@ def plot_tree(model, ax: Axes | None = None, fontsize: float = 9,
                    total=root.weighted_n_samples if percent else None)
     if ax is None:
         room = (MAX_WIDTH, MAX_HEIGHT)
-        if len(root.leaves()) <= WHOLE_LEAVES:  # the whole tree, however large it needs
+        if root.n_leaves() <= WHOLE_LEAVES:  # the whole tree, however large it needs
             room = (np.inf, np.inf)
     else:
         extent = ax.get_window_extent()

@@ -36,9 +36,8 @@ from .export import decision_loss
 from .jit import compiled, kernel
 from .routing import SPREAD, branch_of, otherwise, route_missing
 from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
-from .tree import (Node, RoutingArrays, _as_arrays, _predict_routed, _routed_branches, _compact,
-                   copy_tree, hand_down, larger_branch, make_leaf, most_probable, raise_branch,
-                   reach)
+from .tree import (Node, _as_arrays, _compact, _end_numbers, _routed_branches, copy_tree,
+                   hand_down, larger_branch, make_leaf, most_probable, raise_branch, reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -952,25 +951,26 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
 
 def _fold_trees(template, X, y, w: np.ndarray, groups: np.ndarray):
     """For each fold of ``groups``: its rows (a mask), the root of the tree ``template`` grows
-    without them, that tree's routing arrays, the node where each of those rows ends
-    in it (:func:`_ends`), its classes (None for a regressor) and ``costs_``. X is encoded once
-    and each tree grown on its rows (``template._grown``) where that is what a fit on them
-    does: a CART without class weights, priors, loss, pruning or drawn features, whose every
-    fold leaves in its training rows of positive weight each class and each category that X's
-    rows of positive weight have (a pandas categorical column's categories are declared) and a
-    value of each column. Else each tree is the fit of a clone (``fit`` learns the categories
-    of its own rows). With no value missing in X, a tree is first grown without surrogates:
-    they change no primary split, and a left-out row takes one only where its tested value is
-    missing or a category that the node's training rows did not have; there, having none, it
-    ends at that internal node, and the tree is grown again with them."""
+    without them, that tree's routing arrays, the node where each of those rows ends in it
+    (``dtree.tree._end_numbers``), its classes (None for a regressor) and ``costs_``. X is
+    encoded once and each tree grown on its rows (``template._grown``) where that is what a
+    fit on them does: a CART without class weights, priors, loss, pruning or drawn features,
+    whose every fold leaves in its training rows of positive weight each class and each
+    category that X's rows of positive weight have (a pandas categorical column's categories
+    are declared) and a value of each column. Else each tree is the fit of a clone (``fit``
+    learns the categories of its own rows). With no value missing in X, a tree is first grown
+    without surrogates: they change no primary split, and a left-out row takes one only where
+    its tested value is missing or a category that the node's training rows did not have;
+    there, having none, it ends at that internal node, and the tree is grown again with
+    them."""
     part = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: X[rows])
     shared = _shared_encoding(template, X, y, w, groups)
     for group in np.unique(groups):
         test, train = groups == group, groups != group
         if shared is None:
             grown = clone(template).fit(part(train), y[train], sample_weight=w[train])
-            yield (test, grown._root, *_ends(grown._root, grown._encoded(part(test)),
-                                             template.predict_missing),
+            yield (test, grown._root, *_end_numbers(grown._root, grown._encoded(part(test)),
+                                                    template.predict_missing),
                    getattr(grown, "classes_", None), getattr(grown, "costs_", None))
             continue
         p, features, matrix, targets, n_classes, classes = shared
@@ -979,19 +979,10 @@ def _fold_trees(template, X, y, w: np.ndarray, groups: np.ndarray):
         for surrogates in ([None, p.max_surrogates] if complete else [p.max_surrogates]):
             root = template._grown(SimpleNamespace(**{**vars(p), "max_surrogates": surrogates}),
                                    features, matrix[rows], targets[rows], n_classes, w[rows])
-            a, end = _ends(root, matrix[test], template.predict_missing)
+            a, end = _end_numbers(root, matrix[test], template.predict_missing)
             if not a.n_children[end].any():  # none stopped for want of a surrogate
                 break
         yield test, root, a, end, classes, None
-
-
-def _ends(root: Node, encoded: np.ndarray, predict_missing: str
-          ) -> tuple[RoutingArrays, np.ndarray]:
-    """The tree's routing arrays, and the node number where each row of ``encoded`` ends (a
-    CART row goes one way: routed with each node's number as its prediction)."""
-    a = root._table.routing(root._row)
-    numbered = a._replace(values=np.arange(len(a.feature), dtype=float)[:, None])
-    return a, _predict_routed(numbered, encoded, predict_missing)[:, 0].astype(np.int64)
 
 
 def _shared_encoding(template, X, y, w: np.ndarray, groups: np.ndarray):

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from .tree import Node, numbering, reach
+from .tree import Node, RoutingArrays, _end_numbers, reach
 
 __all__ = ["Tree", "TreeArrays", "shap_tree"]
 
@@ -48,35 +48,56 @@ class TreeArrays:
 
 
 def binary_arrays(root: Node) -> TreeArrays:
-    """The tree below ``root`` as scikit-learn's arrays; a split that is not a threshold
-    (multiway, or on categories) is a ValueError naming its attribute."""
-    nodes = list(root.walk())
-    for node in nodes:
-        if node.children and (node.threshold is None or len(node.children) != 2
-                              or node.missing_branch is not None):
-            raise ValueError(f"the split on {node.feature!r} is not a threshold split; "
-                             "scikit-learn's layout has only those")
-    ids = numbering(nodes)
-
-    def column(values, dtype) -> np.ndarray:
-        return np.array(list(values), dtype=dtype)
-
-    def side(n: Node) -> int | None:  # the child a row whose tested value is missing takes
-        return n.missing_side if n.missing_side is not None else n.larger_branch
-
+    """The tree below ``root`` as scikit-learn's arrays, read from its table's columns in
+    pre-order; a split that is not a threshold (multiway, or on categories) is a ValueError
+    naming its attribute."""
+    table = root._table
+    rows = table.preorder(root._row)
+    n_children, threshold = table.n_children[rows], table.threshold[rows]
+    split = n_children > 0
+    other = split & ((n_children != 2) | np.isnan(threshold) | (table.missing_branch[rows] >= 0))
+    if other.any():
+        raise ValueError(f"the split on {table.feature[rows[np.argmax(other)]]!r} is not a "
+                         "threshold split; scikit-learn's layout has only those")
+    ids = _ids(table, rows)
+    first = table.first_child[rows]
+    side = np.where(table.missing_side[rows] >= 0, table.missing_side[rows],
+                    table.larger_branch[rows])  # where a row whose tested value is missing goes
     return TreeArrays(
-        children_left=column((ids[id(n.children[0])] if n.children else TREE_LEAF
-                              for n in nodes), np.intp),
-        children_right=column((ids[id(n.children[1])] if n.children else TREE_LEAF
-                               for n in nodes), np.intp),
-        feature=column((n.feature_index if n.children else TREE_UNDEFINED for n in nodes),
-                       np.intp),
-        threshold=column((n.threshold if n.children else TREE_UNDEFINED for n in nodes), float),
-        value=np.array([n.prediction for n in nodes], dtype=float)[:, None, :],
-        impurity=column((n.impurity for n in nodes), float),
-        n_node_samples=column((n.n_samples for n in nodes), np.intp),
-        weighted_n_node_samples=column((n.weighted_n_samples for n in nodes), float),
-        missing_go_to_left=column((bool(n.children) and side(n) == 0 for n in nodes), np.uint8))
+        children_left=np.where(split, ids[first], TREE_LEAF).astype(np.intp),
+        children_right=np.where(split, ids[first + 1], TREE_LEAF).astype(np.intp),
+        feature=np.where(split, table.feature_index[rows], TREE_UNDEFINED).astype(np.intp),
+        threshold=np.where(split, threshold, TREE_UNDEFINED).astype(float),
+        value=table.prediction.take(rows)[:, None, :],
+        impurity=table.impurity[rows].astype(float),
+        n_node_samples=table.n_samples[rows].astype(np.intp),
+        weighted_n_node_samples=table.weighted_n_samples[rows].astype(float),
+        missing_go_to_left=(split & (side == 0)).astype(np.uint8))
+
+
+def _ids(table, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``table``, its node's id: its place among ``rows`` (a pre-order), -1 if
+    none."""
+    ids = np.full(table.size, -1, np.int64)
+    ids[rows] = np.arange(len(rows))
+    return ids
+
+
+def _one_way_ends(root: Node, matrix: np.ndarray, predict_missing: str
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, RoutingArrays]:
+    """Where each row of the encoded ``matrix`` ends when it takes one way down (the node's
+    number in the tree's routing arrays, :func:`dtree.tree._end_numbers`), the rows that a
+    missing value sends down several branches (``predict_missing="distribute"`` where nothing
+    places them; routed with ``"stop"``, such a row ends where it would have spread), each
+    number's node id, and the routing arrays."""
+    a, end = _end_numbers(root, matrix, "stop" if predict_missing == "distribute"
+                          else predict_missing)
+    spread = (np.flatnonzero(a.n_children[end] > 0) if predict_missing == "distribute"
+              else np.zeros(0, np.int64))
+    rows = np.empty(len(a.feature), np.int64)  # each number's row of the table
+    laid = np.flatnonzero(a.place >= 0)
+    rows[a.place[laid]] = laid
+    return end, spread, _ids(root._table, root._table.preorder(root._row))[rows], a
 
 
 def leaf_ids(root: Node, matrix: np.ndarray, predict_missing: str) -> np.ndarray:
@@ -84,25 +105,46 @@ def leaf_ids(root: Node, matrix: np.ndarray, predict_missing: str) -> np.ndarray
     its leaf; for a row that a missing value sends down several branches, the leaf holding
     the largest share of it (the first on a tie); for a row that stays at an internal node
     (CART: no surrogate places it, the children hold as many rows), that node."""
-    ids = root.numbers()
-    end, largest = np.full(len(matrix), -1), np.zeros(len(matrix))
-    for node, rows, shares, ended in reach(root, matrix, predict_missing):
-        rows, shares = rows[ended], shares[ended]
-        larger = shares > largest[rows]
-        end[rows[larger]], largest[rows[larger]] = ids[id(node)], shares[larger]
-    return end
+    end, spread, id_of, _ = _one_way_ends(root, matrix, predict_missing)
+    ids = id_of[end]
+    if len(spread):  # followed node by node, each leaf's share of the row weighed
+        ids[spread] = -1
+        largest, nodes = np.zeros(len(spread)), root.numbers()
+        for node, rows, shares, ended in reach(root, matrix[spread], predict_missing):
+            rows, shares = rows[ended], shares[ended]
+            larger = shares > largest[rows]
+            ids[spread[rows[larger]]], largest[rows[larger]] = nodes[id(node)], shares[larger]
+    return ids
 
 
 def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
     """A sparse indicator matrix (CSR), one row per row of ``matrix`` and one column per node
-    (ids as :func:`leaf_ids`): 1 where the row reaches the node, by any share."""
+    (ids as :func:`leaf_ids`): 1 where the row reaches the node, by any share. A row taking
+    one way reaches its end and the end's ancestors."""
     from scipy.sparse import csr_matrix
-    ids = root.numbers()
-    paths = [(ids[id(node)], rows) for node, rows, _, _ in reach(root, matrix, predict_missing)]
-    rows = np.concatenate([reached for _, reached in paths])
-    columns = np.concatenate([np.full(len(reached), i) for i, reached in paths])
-    indicator = csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, columns)),
-                           shape=(len(matrix), len(ids)))
+    end, spread, id_of, a = _one_way_ends(root, matrix, predict_missing)
+    parent = np.full(len(a.feature), -1, np.int64)
+    opened = np.flatnonzero(a.n_children)
+    count = a.n_children[opened]
+    parent[np.repeat(a.first_child[opened] - np.cumsum(count) + count, count)
+           + np.arange(count.sum())] = np.repeat(opened, count)
+    one_way = np.ones(len(matrix), bool)
+    one_way[spread] = False
+    rows, columns = [], []
+    alive, at = np.flatnonzero(one_way), end[one_way]
+    while len(alive):  # each row's end, then its parent, up to the root
+        rows.append(alive)
+        columns.append(id_of[at])
+        at = parent[at]
+        alive, at = alive[at >= 0], at[at >= 0]
+    if len(spread):  # followed node by node
+        nodes = root.numbers()
+        for node, reached, _, _ in reach(root, matrix[spread], predict_missing):
+            rows.append(spread[reached])
+            columns.append(np.full(len(reached), nodes[id(node)]))
+    indicator = csr_matrix((np.ones(sum(map(len, rows)), dtype=np.int64),
+                            (np.concatenate(rows), np.concatenate(columns))),
+                           shape=(len(matrix), len(id_of)))
     indicator.sort_indices()
     return indicator
 
@@ -110,13 +152,20 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
 def impurity_decreases(root: Node, n_features: int) -> np.ndarray:
     """Each feature's total weighted impurity decrease over the internal nodes t that test it
     (Breiman et al. 1984, sec. 5.3.4): sum of W_t I(t) - sum_c W_c I(c) over t's children c
-    (of positive weight), W the training weight at a node."""
+    (of positive weight), W the training weight at a node; summed in pre-order, a node's
+    children in order."""
+    table = root._table
+    rows = table.preorder(root._row)
+    split = rows[table.n_children[rows] > 0]
+    first, count = table.first_child[split], table.n_children[split]
+    weight, impurity = table.weighted_n_samples, table.impurity
+    below = np.zeros(len(split))
+    for k in range(int(count.max()) if len(split) else 0):
+        has = count > k
+        child = first[has] + k
+        below[has] += np.where(weight[child] > 0, weight[child] * impurity[child], 0.0)
     decrease = np.zeros(n_features)
-    for node in root.walk():
-        if node.children:
-            decrease[node.feature_index] += node.weighted_n_samples * node.impurity - sum(
-                c.weighted_n_samples * c.impurity for c in node.children
-                if c.weighted_n_samples > 0)
+    np.add.at(decrease, table.feature_index[split], weight[split] * impurity[split] - below)
     return decrease
 
 

@@ -176,6 +176,12 @@ class NodeTable:
         (``RoutingArrays``), computed once until the table is next written."""
         return self.kept(("routing", row), lambda: _as_arrays(self, row))
 
+    def preorder(self, row: int = 0) -> np.ndarray:
+        """The rows below ``row`` in pre-order (``preorder_rows``), whose places are the
+        node ids of ``apply`` and of every export; kept until the table is next written."""
+        return self.kept(("preorder", row), lambda: compiled(preorder_rows)(
+            self.first_child[:self.size], self.n_children[:self.size], row))
+
     def reachable(self, row: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """The rows below ``row`` (itself first), numbered depth first with a node's children
         consecutive: a node's children, then the first child's subtree, then the second's;
@@ -424,14 +430,23 @@ class Node:
     def numbers(self) -> dict[int, int]:
         """Each node's number, keyed by ``id(node)``: its place in :meth:`walk`'s pre-order,
         0 for this node. The numbers ``apply`` returns and every export and log prints."""
-        return numbering(self.walk())
+        table = self._table
+        return numbering(map(table.node, table.preorder(self._row).tolist()))
+
+    def n_leaves(self) -> int:
+        """The number of leaves below this node (itself, if a leaf)."""
+        table = self._table
+        return int(np.count_nonzero(table.n_children[table.preorder(self._row)] == 0))
 
     def leaves(self) -> list[Node]:
-        return [node for node in self.walk() if node.is_leaf]
+        table = self._table
+        rows = table.preorder(self._row)
+        return list(map(table.node, rows[table.n_children[rows] == 0].tolist()))
 
     def height(self) -> int:
         """Length of the longest path from this node down to a leaf."""
-        return max(node.depth for node in self.walk()) - self.depth
+        table = self._table
+        return int(table.depth[table.preorder(self._row)].max()) - self.depth
 
     def branch_labels(self) -> list[str]:
         """How each branch reads: '<= 0.38', '> 0.38', '= clear', 'in {a, b}', and 'is missing'
@@ -460,6 +475,25 @@ class Node:
     def __deepcopy__(self, memo: dict) -> Node:
         """A copy of the subtree, through the columns a pickle holds (uncompressed)."""
         return _rebuild(_columns(self))
+
+
+@kernel
+def preorder_rows(first_child, n_children, root):
+    """The rows of the tree below row ``root`` of a table's columns, in pre-order
+    (:meth:`Node.walk`'s order): a node, then its first child's subtree, then its second's."""
+    order = np.empty(len(first_child), np.int64)
+    stack = np.empty(len(first_child), np.int64)
+    stack[0] = root
+    top, n = 1, 0
+    while top > 0:
+        top -= 1
+        row = stack[top]
+        order[n] = row
+        n += 1
+        for k in range(n_children[row] - 1, -1, -1):
+            stack[top] = first_child[row] + k
+            top += 1
+    return order[:n]
 
 
 def numbering(nodes: Iterable[Node]) -> dict[int, int]:
@@ -1058,6 +1092,16 @@ def _predict_routed(a: RoutingArrays, X: np.ndarray, predict_missing: str = "dis
         X, a.feature, a.first_child, a.code_start, a.threshold, a.codes, a.n_children,
         a.fractions, _detour_of(a, predict_missing, False), otherwise(predict_missing),
         a.values, a.surrogates, a.surrogate_table, a.surrogate_threshold)
+
+
+def _end_numbers(root: Node, X: np.ndarray, predict_missing: str
+                 ) -> tuple[RoutingArrays, np.ndarray]:
+    """The tree's routing arrays, and the number in them of the node where each row of ``X``
+    ends: routed with each node's number as its prediction, which is that number for a row
+    that takes one way down (one that spreads gets a mix of numbers)."""
+    a = root._table.routing(root._row)
+    numbered = a._replace(values=np.arange(len(a.feature), dtype=float)[:, None])
+    return a, _predict_routed(numbered, X, predict_missing)[:, 0].astype(np.int64)
 
 
 def _routed_branches(a: RoutingArrays, node: Node, X: np.ndarray, rows: np.ndarray,
