@@ -309,6 +309,7 @@ def _warm_up(helper: bool = False) -> None:
                 for weights in (None, w):
                     model.fit(data, y, sample_weight=weights).predict(data)
         model = dtree.CARTClassifier().fit(X, y2)
+        model.apply(X), model.decision_path(X), model.feature_importances_
         dtree.cost_complexity_path(model)
         dtree.prune_cost_complexity(model, 0.01)
         dtree.prune_error_based(dtree.C45Classifier(pruning=None).fit(X, y3), X, y3)

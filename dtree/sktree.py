@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
+from .jit import compiled, kernel
 from .tree import Node, RoutingArrays, _end_numbers, reach
 
 __all__ = ["Tree", "TreeArrays", "shap_tree"]
@@ -152,20 +153,25 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
 def impurity_decreases(root: Node, n_features: int) -> np.ndarray:
     """Each feature's total weighted impurity decrease over the internal nodes t that test it
     (Breiman et al. 1984, sec. 5.3.4): sum of W_t I(t) - sum_c W_c I(c) over t's children c
-    (of positive weight), W the training weight at a node; summed in pre-order, a node's
-    children in order."""
+    (of positive weight), W the training weight at a node (:func:`_decreases`)."""
     table = root._table
-    rows = table.preorder(root._row)
-    split = rows[table.n_children[rows] > 0]
-    first, count = table.first_child[split], table.n_children[split]
-    weight, impurity = table.weighted_n_samples, table.impurity
-    below = np.zeros(len(split))
-    for k in range(int(count.max()) if len(split) else 0):
-        has = count > k
-        child = first[has] + k
-        below[has] += np.where(weight[child] > 0, weight[child] * impurity[child], 0.0)
+    return compiled(_decreases)(table.preorder(root._row), table.first_child, table.n_children,
+                                table.feature_index, table.weighted_n_samples, table.impurity,
+                                n_features)
+
+
+@kernel
+def _decreases(rows, first_child, n_children, feature, weight, impurity, n_features):
+    """:func:`impurity_decreases` from a table's columns, the nodes taken in the pre-order
+    ``rows``, a node's children in order."""
     decrease = np.zeros(n_features)
-    np.add.at(decrease, table.feature_index[split], weight[split] * impurity[split] - below)
+    for row in rows:
+        if n_children[row] > 0:
+            below = 0.0
+            for child in range(first_child[row], first_child[row] + n_children[row]):
+                if weight[child] > 0:
+                    below += weight[child] * impurity[child]
+            decrease[feature[row]] += weight[row] * impurity[row] - below
     return decrease
 
 
