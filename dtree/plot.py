@@ -144,8 +144,7 @@ def _place(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
     (or edge label) and its children's bands side by side; a box is centred in its band, its
     children's bands are centred below it, so no two boxes or labels overlap. Returns the width
     and height of the drawing."""
-    pad = 2 * BOX_PAD * fontsize / 72
-    gap = GAP * min(1.0, fontsize / 9)  # text shrunk to fit an Axes: the gaps shrink with it
+    pad, gap = _spacing(fontsize)
     children: dict[int, list[int]] = {}
     for i, box in enumerate(boxes):
         if box.parent is not None:
@@ -173,13 +172,30 @@ def _place(boxes: list[_Box], fontsize: float) -> tuple[float, float]:
     return band[0] + gap, -min(b.y for b in boxes) + box_height / 2 + gap
 
 
+def _spacing(fontsize: float) -> tuple[float, float]:
+    """A box's padding, both sides, and the gap between neighbouring boxes, in inches."""
+    return 2 * BOX_PAD * fontsize / 72, GAP * min(1.0, fontsize / 9)  # text shrunk: gaps too
+
+
+def _fits(boxes: list[_Box], fontsize: float, room: tuple[float, float]) -> bool:
+    """Whether the drawing of ``boxes`` fits in ``room`` (width, height in inches). Each leaf's
+    band is at least its padding and a gap wide (:func:`_place`), so a drawing of too many
+    leaves is refused before a text is measured."""
+    pad, gap = _spacing(fontsize)
+    parents = {box.parent for box in boxes}
+    leaves = sum(i not in parents for i in range(len(boxes)))
+    if leaves * (pad + gap) + gap > room[0]:
+        return False
+    width, height = _place(boxes, fontsize)
+    return width <= room[0] and height <= room[1]
+
+
 def _fitting_depth(root: Node, text: Callable[[Node, bool], str], fontsize: float,
                    room: tuple[float, float]) -> int | None:
     """The largest depth at which the drawing fits in ``room`` (width, height in inches; None:
     all of it; at least 1). A binary search: a deeper drawing is never smaller."""
     def fits(depth: int | None) -> bool:
-        width, height = _place(_visible(root, text, depth), fontsize)
-        return width <= room[0] and height <= room[1]
+        return _fits(_visible(root, text, depth), fontsize, room)
 
     if fits(None):
         return None
@@ -195,8 +211,7 @@ def _fitting_fontsize(root: Node, text: Callable[[Node, bool], str], fontsize: f
     """The largest font size, at most ``fontsize`` and at least ``MIN_FONTSIZE``, at which the
     whole tree fits in ``room`` (None if none does); a bisection to a tenth of a point."""
     def fits(size: float) -> bool:
-        width, height = _place(_visible(root, text, None), size)
-        return width <= room[0] and height <= room[1]
+        return _fits(_visible(root, text, None), size, room)
 
     if fits(fontsize):
         return fontsize

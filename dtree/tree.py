@@ -645,55 +645,63 @@ def _columns(root: Node) -> dict:
     over all of them; what follows from the rest (the depth below the root, the score, the
     prediction, an internal node's counts and weight) only where it does not. Restored bit
     for bit by :func:`_rebuild`."""
-    nodes = list(root.walk())
-    n_children = np.array([len(node.children) for node in nodes])
+    table = root._table
+    rows = table.preorder(root._row)
+    listed = rows.tolist()
+
+    def take(column: list) -> list:  # a ragged column's entries, in pre-order
+        return [column[r] for r in listed]
+
+    def optional(column: np.ndarray) -> list:  # a number column, None where it holds -1
+        return [None if v < 0 else v for v in column[rows].tolist()]
+
+    n_children = table.n_children[rows]
     internal, parent, children = _shape(n_children)
-    depth = np.array([node.depth for node in nodes])
-    n_samples = [node.n_samples for node in nodes]
-    weights = np.array([node.weighted_n_samples for node in nodes], dtype=float)
-    values = [node.value for node in nodes]
-    predictions = [node.prediction for node in nodes]
+    depth = table.depth[rows]
+    n_samples = table.n_samples[rows].tolist()
+    weights = table.weighted_n_samples[rows]
+    values, predictions = list(table.value.take(rows)), list(table.prediction.take(rows))
     how = next(h for h in DERIVED_PREDICTION if h is None or all(
         _same_bits(p, d) for p, d in zip(predictions, _derive_prediction(h, values, weights,
                                                                          parent))))
     only_leaves, n_samples = _by_leaves(n_samples, children, internal)
     value_leaves, values = _by_leaves(values, children, internal)
-    scored = [i for i, node in enumerate(nodes) if node._scores is not None]
-    gained = [i for i, node in enumerate(nodes) if node._gains is not None]
-    plain_score = all(_same_bits(np.float64(np.nan if node.score is None else node.score),
-                                 np.float64(np.nan if score is None else score))
-                      for node, score in zip(nodes, _chosen_scores(
-                          [n._scores for n in nodes], [n.feature_index for n in nodes])))
-    surrogates = [s for node in nodes for s in node.surrogates]
+    own_scores, own_gains, names = take(table.scores), take(table.gains), take(table.names)
+    scored = [i for i, row in enumerate(own_scores) if row is not None]
+    gained = [i for i, row in enumerate(own_gains) if row is not None]
+    feature_index, score = optional(table.feature_index), take(table.score)
+    plain_score = all(_same_bits(np.float64(np.nan if given is None else given),
+                                 np.float64(np.nan if chosen is None else chosen))
+                      for given, chosen in zip(score, _chosen_scores(own_scores, feature_index)))
+    runs = take(table.surrogates)
     return dict(
         shape=(_pack(internal), _pack(n_children[internal])),
         depth=(int(root.depth), None if (depth[1:] == depth[parent[1:]] + 1).all()
                else _pack(depth)),
         n_samples=(only_leaves, _pack(np.array(n_samples, dtype=np.int64))),
-        weighted_n_samples=None if _same_bits(weights, np.array(
-            [node.n_samples for node in nodes], dtype=float)) else _pack(weights),
-        impurity=_pack([node.impurity for node in nodes]),
+        weighted_n_samples=None if _same_bits(weights, table.n_samples[rows].astype(float))
+        else _pack(weights),
+        impurity=_pack(table.impurity[rows]),
         value=(value_leaves, _ragged(values)),
         prediction=(how, _ragged(predictions) if how is None else None),
-        feature=_coded([(node.feature, node.feature_index) for node in nodes]),
-        threshold=_optional([node.threshold for node in nodes], internal, np.nan),
-        score=None if plain_score else _optional([node.score for node in nodes], internal,
-                                                 np.nan),
-        branch_fractions=_ragged([node.branch_fractions for node in nodes],
+        feature=_coded(list(zip(take(table.feature), feature_index))),
+        threshold=_optional([None if t != t else t for t in table.threshold[rows].tolist()],
+                            internal, np.nan),
+        score=None if plain_score else _optional(score, internal, np.nan),
+        branch_fractions=_ragged(take(table.branch_fractions),
                                  np.where(internal, n_children, -1)),
-        categories=_sparse([(node.category_sets, node.branch_of_code) for node in nodes]),
-        missing_branch=_optional([node.missing_branch for node in nodes], internal),
-        majority_branch=_optional([node.majority_branch for node in nodes], internal),
-        larger_branch=_optional([node.larger_branch for node in nodes], internal),
-        missing_side=_optional([node.missing_side for node in nodes], internal),
-        shortlist_ties=_coded([(node.shortlist, node.ties) for node in nodes]),
-        stop_reason=_coded([node.stop_reason for node in nodes]),
-        names=(_pack(np.array(scored, dtype=np.int64)),
-               _coded([nodes[i]._names for i in scored])),
-        scores=_pack(np.concatenate([nodes[i]._scores for i in scored] or [np.zeros(0)])),
+        categories=_sparse(list(zip(take(table.category_sets), take(table.branch_of_code)))),
+        missing_branch=_optional(optional(table.missing_branch), internal),
+        majority_branch=_optional(optional(table.majority_branch), internal),
+        larger_branch=_optional(optional(table.larger_branch), internal),
+        missing_side=_optional(optional(table.missing_side), internal),
+        shortlist_ties=_coded(list(zip(take(table.shortlist), take(table.ties)))),
+        stop_reason=_coded(take(table.stop_reason)),
+        names=(_pack(np.array(scored, dtype=np.int64)), _coded([names[i] for i in scored])),
+        scores=_pack(np.concatenate([own_scores[i] for i in scored] or [np.zeros(0)])),
         gains=(_pack(np.array(gained, dtype=np.int64)),
-               _pack(np.concatenate([nodes[i]._gains for i in gained] or [np.zeros(0)]))),
-        surrogates=_surrogate_columns(surrogates, [len(node.surrogates) for node in nodes]),
+               _pack(np.concatenate([own_gains[i] for i in gained] or [np.zeros(0)]))),
+        surrogates=_surrogate_columns([s for run in runs for s in run], list(map(len, runs))),
     )
 
 
