@@ -228,6 +228,7 @@ def grow(X: np.ndarray, features: list[Feature], y: np.ndarray, n_classes: int,
             node.larger_branch = larger_branch([c.n_samples for c in node.children])
     if rules.j48:
         _collapse(agenda.root)
+    agenda.root._table.shrink()
     return agenda.root
 
 

@@ -124,6 +124,14 @@ class NodeTable:
         self.views.extend([None] * count)
         return first
 
+    def shrink(self) -> None:
+        """Give back the room the columns keep beyond the rows (numbers double their room as
+        the table grows, lists a few more): a grown tree holds its rows alone."""
+        for name in self.NUMBERS:
+            setattr(self, name, getattr(self, name)[:self.size].copy())
+        for name in (*self.OBJECTS, "views"):
+            setattr(self, name, getattr(self, name)[:])
+
     def node(self, row: int) -> Node:
         """The view of ``row``, the same object each time."""
         view = self.views[row]
