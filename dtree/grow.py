@@ -10,12 +10,10 @@ multiplied by the child's share of the known weight, r~_v (Zhou 2016, sec. 4.4.2
 """
 from __future__ import annotations
 
-import gc
 import heapq
 import itertools
 import math
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -29,7 +27,8 @@ from .routing import SPREAD, STAY, route_missing
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
 from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
-from .tree import Node, NodeTable, branches, larger_branch, make_leaf, ties
+from .tree import (Node, NodeTable, _collector_paused, branches, larger_branch, make_leaf,
+                   ties)
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -167,27 +166,6 @@ class StoppingRules:
     purity_threshold: float = 1.0
     weighted_decrease: bool = False
     max_leaf_nodes: int | None = None
-
-
-@contextmanager
-def _collector_paused():
-    """Growing makes many small objects and no reference cycles, so Python's cyclic garbage
-    collector would only scan the growing tree again and again (a third of the time of a big
-    tree); it is paused meanwhile, for the whole process (other threads too), and resumed as
-    it was. The new tree will live as long as its model: its objects are moved to the oldest
-    generation at once (``gc.freeze`` then ``gc.unfreeze``), not scanned by the younger
-    generations' collections on their way there (a second of a 200,000-node tree), unless
-    the process keeps frozen objects of its own."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 # quoted in chapter 2
