@@ -257,11 +257,9 @@ def _edits_tree(name: str):
 
 class Children(list):
     """A node's children as :attr:`Node.children` gives them: a list whose changes (append,
-    clear, item assignment, ...) change the tree."""
+    clear, item assignment, ...) change the tree (``_owner``, the node, set by the maker)."""
 
-    def __init__(self, owner: Node, nodes: list):
-        super().__init__(nodes)
-        self._owner = owner
+    __slots__ = ("_owner",)
 
     (append, extend, insert, pop, remove, clear, sort, reverse, __setitem__, __delitem__,
      __iadd__) = map(_edits_tree, ("append", "extend", "insert", "pop", "remove", "clear",
@@ -348,7 +346,9 @@ class Node:
     def children(self) -> list[Node]:
         table, row = self._table, self._row
         first, count = int(table.first_child[row]), int(table.n_children[row])
-        return Children(self, list(map(table.node, range(first, first + count))))
+        children = Children(map(table.node, range(first, first + count)))
+        children._owner = self
+        return children
 
     @children.setter
     def children(self, nodes) -> None:
