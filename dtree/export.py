@@ -178,11 +178,13 @@ def leaf_table(model) -> pd.DataFrame:
         One row per leaf, indexed 1, 2, ... (``leaf``).
     """
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
-    rows = []
+    rows, labels = [], {}  # each test's labels, read once
     for node, path in leaf_paths(fitted_tree(model)):
         taken: dict = {}
         for test, branch in path:
-            answer = test.branch_labels()[branch].removeprefix("= ")
+            if id(test) not in labels:
+                labels[id(test)] = test.branch_labels()
+            answer = labels[id(test)][branch].removeprefix("= ")
             taken[test.feature] = f"{taken[test.feature]}, {answer}" if test.feature in taken \
                 else answer
         if node.stop_reason == "empty":

@@ -77,7 +77,7 @@ def tree_rules(model) -> list[Rule]:
     """
     root = fitted_tree(model)
     classes, loss = getattr(model, "classes_", None), decision_loss(model)
-    ids = root.numbers()
+    ids, read = root.numbers(), {}
     rules = []
     for node, path in leaf_paths(root):
         if classes is None:
@@ -85,7 +85,7 @@ def tree_rules(model) -> list[Rule]:
         else:
             predicts = predicted_class(node, classes, loss)
             confidence = float(node.prediction[most_probable(node.prediction, loss)])
-        rules.append(Rule(_conditions(path), predicts, float(node.weighted_n_samples),
+        rules.append(Rule(_conditions(path, read), predicts, float(node.weighted_n_samples),
                           confidence, ids[id(node)]))
     return rules
 
@@ -99,23 +99,27 @@ def export_rules(model) -> str:
     return "\n".join(map(str, tree_rules(model)))
 
 
-def _conditions(path: tuple[tuple[Node, int], ...]) -> tuple[str, ...]:
+def _conditions(path: tuple[tuple[Node, int], ...], read: dict | None = None
+                ) -> tuple[str, ...]:
     """The tests of a path (each node with the branch taken), one per attribute, in the order
     the attributes are first tested: a numeric attribute's thresholds as the interval they
     leave, else the innermost test (each set of categories on a path lies inside the one above
-    it)."""
+    it). ``read`` keeps each node's test as read (:func:`_test_of`) for the next path."""
+    read = {} if read is None else read
     lower: dict[str, float] = {}
     upper: dict[str, float] = {}
     last: dict[str, str] = {}
     for node, branch in path:
-        feature = str(node.feature)
+        if id(node) not in read:
+            read[id(node)] = _test_of(node)
+        feature, threshold, labels = read[id(node)]
         last.setdefault(feature, "")
-        if node.threshold is not None and np.isfinite(node.threshold) and branch < 2:
+        if threshold is not None and branch < 2:
             bound = lower if branch else upper
             keep = max if branch else min
-            bound[feature] = keep(bound.get(feature, node.threshold), node.threshold)
+            bound[feature] = keep(bound.get(feature, threshold), threshold)
         else:
-            last[feature] = f"{feature} {node.branch_labels()[branch]}"
+            last[feature] = f"{feature} {labels[branch]}"
     conditions = []
     for feature, test in last.items():
         low, high = lower.get(feature), upper.get(feature)
@@ -128,6 +132,14 @@ def _conditions(path: tuple[tuple[Node, int], ...]) -> tuple[str, ...]:
         if test:
             conditions.append(test)
     return tuple(conditions)
+
+
+def _test_of(node: Node) -> tuple[str, float | None, list[str]]:
+    """A node's test as :func:`_conditions` reads it: the attribute's name, the threshold
+    (None unless a finite number) and the branches' labels (:meth:`dtree.Node.branch_labels`)."""
+    threshold = node.threshold
+    return (str(node.feature), threshold if threshold is not None and np.isfinite(threshold)
+            else None, node.branch_labels())
 
 
 # ------------------------------------------------------------------ C4.5rules (Quinlan 1993, ch. 5)
@@ -186,13 +198,13 @@ def _simplified(model, X, y, sample_weight, confidence: float):
     matrix, codes = model.encode(X, y)
     encoded = np.ascontiguousarray(matrix)
     w = np.ones(len(codes)) if sample_weight is None else np.asarray(sample_weight, float)
-    ids = root.numbers()
+    ids, read = root.numbers(), {}
     rules, seen = [], set()
     for leaf, path in leaf_paths(root):
         k = int(most_probable(leaf.prediction, loss))
         passes = np.array([_holds(test, encoded) for test in path]).reshape(len(path), len(codes))
         kept = [path[i] for i in _generalized(list(path), passes, codes == k, w, confidence)]
-        text = _conditions(tuple(kept))
+        text = _conditions(tuple(kept), read)
         if not kept or (text, k) in seen:  # C4.5rules leaves a rule without tests to the default
             continue
         seen.add((text, k))
