@@ -31,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from ._validation import (Integer, Interval, RandomState, check_params, check_sample_weight,
                           encode_labels)
 from .sktree import impurity_decreases
+from .tree import predict_values
 
 __all__ = ["AdaBoostClassifier", "GradientBoostingClassifier", "GradientBoostingRegressor"]
 
@@ -325,9 +326,10 @@ class _GradientBoosting(_Boosting):
 
     def _staged_raw(self, X: ArrayLike) -> Iterator[np.ndarray]:
         check_is_fitted(self, "estimators_")
+        predicted = _predictions_of(self.estimators_.ravel(), X)
         F = None
         for stage in self.estimators_:
-            values = np.column_stack([tree.predict(X) for tree in stage])
+            values = np.column_stack([predicted(tree) for tree in stage])
             F = (np.broadcast_to(self.init_, values.shape) if F is None else F) \
                 + self.learning_rate * values
             yield F
@@ -350,6 +352,22 @@ class _GradientBoosting(_Boosting):
             return np.zeros(self.n_features_in_)
         mean = np.mean(split, axis=0)
         return mean / mean.sum()
+
+
+def _predictions_of(trees, X: ArrayLike):
+    """A function giving a regression tree's ``predict(X)``: X checked and encoded once, by the
+    first tree, for every ``dtree`` tree that learnt the same columns at fit (the same
+    categories); another tree, or another library's regressor, reads X itself."""
+    first = trees[0]
+    if not hasattr(first, "_encoded"):
+        return lambda tree: tree.predict(X)
+    matrix = first._encoded(X)
+
+    def predicted(tree) -> np.ndarray:
+        if getattr(tree, "_features", None) != first._features:
+            return tree.predict(X)
+        return predict_values(tree._root, matrix, tree.predict_missing)[:, 0]
+    return predicted
 
 
 class GradientBoostingRegressor(RegressorMixin, _GradientBoosting):
