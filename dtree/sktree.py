@@ -129,6 +129,8 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
     count = a.n_children[opened]
     parent[np.repeat(a.first_child[opened] - np.cumsum(count) + count, count)
            + np.arange(count.sum())] = np.repeat(opened, count)
+    if not len(spread):  # every row one way: its CSR row is its path, root first
+        return _paths(end, parent, id_of)
     one_way = np.ones(len(matrix), bool)
     one_way[spread] = False
     rows, columns = [], []
@@ -148,6 +150,41 @@ def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
                            shape=(len(matrix), len(id_of)))
     indicator.sort_indices()
     return indicator
+
+
+def _paths(end: np.ndarray, parent: np.ndarray, id_of: np.ndarray):
+    """The CSR indicator of the rows that end at the nodes ``end`` and reach their ancestors
+    (:func:`_path_indices`)."""
+    from scipy.sparse import csr_matrix
+    indices, indptr = compiled(_path_indices)(end, parent, id_of)
+    indicator = csr_matrix((np.ones(len(indices), dtype=np.int64), indices, indptr),
+                           shape=(len(end), len(id_of)))
+    indicator.sort_indices()  # sorted already: this marks them so
+    return indicator
+
+
+@kernel
+def _path_indices(end, parent, id_of):
+    """Each row's path as a CSR row: the ids (``id_of`` a node number's) of the node where it
+    ends (``end``) and of that node's ancestors (``parent``, -1 above the root), root first;
+    an ancestor's id is smaller than its descendants'. Returns the indices and the row
+    pointers."""
+    n = len(end)
+    indptr = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        length, at = 0, end[i]
+        while at >= 0:
+            length += 1
+            at = parent[at]
+        indptr[i + 1] = indptr[i] + length
+    indices = np.empty(indptr[n], np.int64)
+    for i in range(n):
+        place, at = indptr[i + 1] - 1, end[i]
+        while at >= 0:  # the end in the row's last place, then its parent before it
+            indices[place] = id_of[at]
+            place -= 1
+            at = parent[at]
+    return indices, indptr
 
 
 def impurity_decreases(root: Node, n_features: int) -> np.ndarray:
