@@ -91,3 +91,26 @@ def test_blocks_read_and_write_rows_across_blocks():
     assert column[3].tolist() == [2.0, 3.0] and column[1].tolist() == [9.0, 9.0]
     assert column.take(np.array([4, 0, 1])).tolist() == [[4.0, 5.0], [0.0, 0.0], [9.0, 9.0]]
     assert column.take().shape == (5, 2) and len(column.blocks) == 2
+
+
+def test_what_a_table_keeps_follows_an_edit_in_place():
+    # the pre-order, the routing arrays and scikit-learn's arrays are kept by the table until
+    # it is next written: after make_leaf they are made again, and agree with the tree walked
+    # node by node (Node.walk reads the children, not the kept pre-order)
+    X, y = make_regression(n_samples=300, n_features=4, random_state=0)
+    model = CARTRegressor(max_depth=4).fit(X, y)
+    root, kept = model.tree_.root, model.tree_.root._table.derived
+    model.apply(X)  # the pre-order and routing arrays made and kept
+    before = (model.tree_.node_count, root._table.routing())
+    assert set(kept) >= {("preorder", 0), ("routing", 0), ("sklearn", 0)}
+    cut = next(node for node in root.walk() if node is not root and node.children)
+    make_leaf(cut, "by hand")
+    assert not kept  # emptied by the edit
+    walked = list(root.walk())
+    assert model.tree_.node_count == len(walked) < before[0]
+    assert root.numbers() == {id(node): i for i, node in enumerate(walked)}
+    assert root.n_leaves() == sum(node.is_leaf for node in walked) == model.get_n_leaves()
+    ids = model.apply(X)
+    assert ids.max() < len(walked) and all(walked[i].is_leaf for i in set(ids.tolist()))
+    assert root._table.routing() is not before[1]
+    np.testing.assert_array_equal(model.predict(X), [walked[i].prediction[0] for i in ids])
