@@ -27,8 +27,8 @@ from .routing import SPREAD, STAY, route_missing
 from .splits import Candidates, Split, TrainingSet, candidate_splits
 from .surrogates import _node_surrogates, _surrogate
 from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
-from .tree import (Node, NodeTable, _collector_paused, branches, larger_branch, make_leaf,
-                   ties)
+from .tree import (Node, NodeTable, _child_places, _collector_paused, branches, larger_branch,
+                   make_leaf, ties)
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -460,8 +460,7 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     empty = np.flatnonzero(reason == EMPTY)  # only multiway splits leave branches empty
     if len(empty):  # an empty node predicts like its parent
         parent = np.zeros(m, np.int64)
-        parent[np.repeat(first - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
-            np.repeat(split, width)
+        parent[_child_places(first, width)] = np.repeat(split, width)
         _like_parents(table, place[empty].tolist(), place[parent[empty]].tolist(), n_classes)
     if rules.max_surrogates is None:
         return
@@ -475,7 +474,6 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
         table.surrogates[r] = tuple([_surrogate(data, categories, f, agree[j], adjust[j],
                                                 cuts[j], reverse[j], surrogate_sides[k, j])
                                      for j, f in enumerate(features[:count])])
-
 
 
 def _scatter(column: list, rows: np.ndarray, values: Iterable) -> None:
@@ -492,6 +490,7 @@ def _named_sets(names: tuple[str, ...], flags: np.ndarray) -> list[tuple[str, ..
     kinds, which = np.unique(flags, axis=0, return_inverse=True)
     named = [tuple(itertools.compress(names, row)) for row in kinds.tolist()]
     return [named[i] for i in which.ravel().tolist()]
+
 
 @kernel
 def grow_subtree(X, y, n_classes, impurity, rows, w, order, pure, depth, weight0, top0,

@@ -36,8 +36,9 @@ from .export import decision_loss
 from .jit import compiled, kernel
 from .routing import SPREAD, branch_of, otherwise, route_missing
 from .tolerances import ALPHA_ROUND_OFF, J48_PRUNE_SLACK, PESSIMISTIC_ATOL, WEKA_SMALL
-from .tree import (Node, _as_arrays, _compact, _end_numbers, _routed_branches, copy_tree,
-                   hand_down, larger_branch, make_leaf, most_probable, raise_branch, reach)
+from .tree import (Node, _as_arrays, _compact, _end_numbers, _parents, _routed_branches,
+                   copy_tree, hand_down, larger_branch, make_leaf, most_probable, raise_branch,
+                   reach)
 
 __all__ = ["PruningPath", "COSTS", "cost_complexity_path", "cost_complexity_steps",
            "prune_cost_complexity", "prune_reduced_error", "prune_error_based", "added_errors",
@@ -221,7 +222,7 @@ def _fitted_copy(model, needs_classifier: str = ""):
 
 
 def _finish(pruned, model, log: pd.DataFrame, call: str, params: dict | None = None):
-    """Give the pruned copy its kept nodes in a table of their own (:func:`dtree.tree.compact`)
+    """Give the pruned copy its kept nodes in a table of their own (``dtree.tree._compact``)
     and its ``pruning_log_``, and say how it was pruned: by setting the
     parameters ``params``, with which ``clone()`` and ``fit`` prune the same way again, if the
     model takes them and its tree is the one its parameters grow; otherwise in ``pruned_by_``,
@@ -927,10 +928,7 @@ def cross_validated_errors(model, X, y, w: np.ndarray, groups: np.ndarray, alpha
     if isinstance(template.get_params().get("ccp_alpha"), str):  # a rule: grow unpruned
         template.set_params(ccp_alpha=0.0)
     for test, root, a, end, classes, costs in _fold_trees(template, X, y, w, groups):
-        n = len(a.feature)
-        parent = np.full(n, -1, np.int64)
-        for i in np.flatnonzero(a.n_children):
-            parent[a.first_child[i]:a.first_child[i] + a.n_children[i]] = i
+        n, parent = len(a.feature), _parents(a)
         path, cut = weakest_links(root, cost, costs=costs)
         cut_at = np.full(n, np.inf)  # the alpha from which a node's branch is cut (steps in
         cut_at[[a.place[node._row] for node in cut]] = np.maximum.accumulate(  # (in order)

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .jit import compiled, kernel
-from .tree import Node, RoutingArrays, _end_numbers, reach
+from .tree import Node, RoutingArrays, _end_numbers, _parents, reach
 
 __all__ = ["Tree", "TreeArrays", "shap_tree"]
 
@@ -121,45 +121,24 @@ def leaf_ids(root: Node, matrix: np.ndarray, predict_missing: str) -> np.ndarray
 def node_indicator(root: Node, matrix: np.ndarray, predict_missing: str):
     """A sparse indicator matrix (CSR), one row per row of ``matrix`` and one column per node
     (ids as :func:`leaf_ids`): 1 where the row reaches the node, by any share. A row taking
-    one way reaches its end and the end's ancestors."""
+    one way reaches its end and the end's ancestors (:func:`_path_indices`)."""
     from scipy.sparse import csr_matrix
     end, spread, id_of, a = _one_way_ends(root, matrix, predict_missing)
-    parent = np.full(len(a.feature), -1, np.int64)
-    opened = np.flatnonzero(a.n_children)
-    count = a.n_children[opened]
-    parent[np.repeat(a.first_child[opened] - np.cumsum(count) + count, count)
-           + np.arange(count.sum())] = np.repeat(opened, count)
-    if not len(spread):  # every row one way: its CSR row is its path, root first
-        return _paths(end, parent, id_of)
     one_way = np.ones(len(matrix), bool)
     one_way[spread] = False
-    rows, columns = [], []
-    alive, at = np.flatnonzero(one_way), end[one_way]
-    while len(alive):  # each row's end, then its parent, up to the root
-        rows.append(alive)
-        columns.append(id_of[at])
-        at = parent[at]
-        alive, at = alive[at >= 0], at[at >= 0]
-    if len(spread):  # followed node by node
+    indices, indptr = compiled(_path_indices)(end[one_way], _parents(a), id_of)
+    shape = (len(matrix), len(id_of))
+    if not len(spread):  # every row one way: the paths are the CSR rows
+        indicator = csr_matrix((np.ones(len(indices), dtype=np.int64), indices, indptr), shape)
+    else:  # a spread row followed node by node
+        rows, columns = [np.repeat(np.flatnonzero(one_way), np.diff(indptr))], [indices]
         nodes = root.numbers()
         for node, reached, _, _ in reach(root, matrix[spread], predict_missing):
             rows.append(spread[reached])
             columns.append(np.full(len(reached), nodes[id(node)]))
-    indicator = csr_matrix((np.ones(sum(map(len, rows)), dtype=np.int64),
-                            (np.concatenate(rows), np.concatenate(columns))),
-                           shape=(len(matrix), len(id_of)))
-    indicator.sort_indices()
-    return indicator
-
-
-def _paths(end: np.ndarray, parent: np.ndarray, id_of: np.ndarray):
-    """The CSR indicator of the rows that end at the nodes ``end`` and reach their ancestors
-    (:func:`_path_indices`)."""
-    from scipy.sparse import csr_matrix
-    indices, indptr = compiled(_path_indices)(end, parent, id_of)
-    indicator = csr_matrix((np.ones(len(indices), dtype=np.int64), indices, indptr),
-                           shape=(len(end), len(id_of)))
-    indicator.sort_indices()  # sorted already: this marks them so
+        indicator = csr_matrix((np.ones(sum(map(len, rows)), dtype=np.int64),
+                                (np.concatenate(rows), np.concatenate(columns))), shape)
+    indicator.sort_indices()  # already sorted where every row goes one way: this marks them so
     return indicator
 
 

@@ -679,10 +679,9 @@ def _columns(root: Node) -> dict:
     for bit by :func:`_rebuild`."""
     table = root._table
     rows = table.preorder(root._row)
-    listed = rows.tolist()
 
     def take(column: list) -> list:  # a ragged column's entries, in pre-order
-        return [column[r] for r in listed]
+        return _taken(column, rows)
 
     def optional(column: np.ndarray) -> list:  # a number column, None where it holds -1
         return [None if v < 0 else v for v in column[rows].tolist()]
@@ -1199,15 +1198,28 @@ def _as_arrays(table: NodeTable, row: int = 0) -> RoutingArrays:
     fractions = np.ones(len(rows))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
-        fractions[np.repeat(first_child[opened], n_children[opened])
-                  + np.arange(n_children[opened].sum())
-                  - np.repeat(np.cumsum(n_children[opened]) - n_children[opened],
-                              n_children[opened])] = np.concatenate(list(itertools.compress(
-                                  _taken(table.branch_fractions, rows, grown), split.tolist())))
+        fractions[_child_places(first_child[opened], n_children[opened])] = np.concatenate(
+            list(itertools.compress(_taken(table.branch_fractions, rows, grown),
+                                    split.tolist())))
     return RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
         values=table.prediction.take(None if grown else rows), place=place,
         **vars(_tested(table, rows, split, masks=True, whole=grown)))
+
+
+def _child_places(first: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The places of the children of some nodes, whose children are the ``count`` places from
+    ``first``: the first node's children, then the second's, and so on."""
+    return np.repeat(first - np.cumsum(count) + count, count) + np.arange(count.sum())
+
+
+def _parents(a: RoutingArrays) -> np.ndarray:
+    """Each node's parent in routing arrays ``a`` (-1 for the root)."""
+    parent = np.full(len(a.feature), -1, np.int64)
+    opened = np.flatnonzero(a.n_children)
+    count = a.n_children[opened]
+    parent[_child_places(a.first_child[opened], count)] = np.repeat(opened, count)
+    return parent
 
 
 def _taken(column: list, rows: np.ndarray, whole: bool = False) -> list:
@@ -1229,7 +1241,6 @@ def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
     splits: per node where its run starts and ends, per surrogate its feature, whether
     reversed and where its category map starts, and its threshold (NaN for categories)."""
     split = np.ones(len(rows), bool) if split is None else split
-    inside = split.tolist()
     own_map, surrogates = (_taken(column, rows, whole)
                            for column in (table.branch_of_code, table.surrogates))
     optional = [np.where(split & (column[rows] >= 0), column[rows], np.nan)  # None: NaN
@@ -1238,7 +1249,7 @@ def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
     # the surrogates run by run; the category maps end to end, a node's own map, then its
     # surrogates' (a split without a map starts where the next map does)
     if any(surrogates):
-        runs = [run if tested else () for run, tested in zip(surrogates, inside)]
+        runs = [run if tested else () for run, tested in zip(surrogates, split.tolist())]
         flat = [surrogate for run in runs for surrogate in run]
         bounds = np.cumsum([0] + [len(run) for run in runs])
     else:  # no node has surrogates: no Python pass over the nodes
