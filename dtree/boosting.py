@@ -31,7 +31,7 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from ._validation import (Integer, Interval, RandomState, check_params, check_sample_weight,
                           encode_labels)
 from .sktree import impurity_decreases
-from .tree import predict_values
+from .tree import predict_values, ties
 
 __all__ = ["AdaBoostClassifier", "GradientBoostingClassifier", "GradientBoostingRegressor"]
 
@@ -143,13 +143,16 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
 
     and normalise w to sum 1 (η is ``learning_rate``, K the number of classes). A tree with
     no error ends boosting (it gets α = 1); a tree no better than chance
-    (err >= 1 - 1/K) is dropped and ends it. The prediction is the class of largest vote
+    (err >= 1 - 1/K, up to round-off: :func:`dtree.tree.ties`) is dropped and ends it. The
+    prediction is the class of largest vote
     :math:`f_k(x) = \sum_m \alpha_m ([T_m(x) = k] - [T_m(x) \neq k]/(K-1))`, and
     ``predict_proba`` is softmax(f / (K - 1)) (Zhu et al. 2009, eq. 15). All of this is
     scikit-learn's ``AdaBoostClassifier`` (``sklearn/ensemble/_weight_boosting.py``),
-    which equals this one when the base trees do. Each tree is fitted with the weights w
-    times n (a mean of 1 a row), so that a rule that counts weight as rows, such as J48's
-    two rows a branch, still counts rows.
+    which equals this one when the base trees do, but for an error a rounding below chance
+    (0.49999999999999994 for two classes, where exp and log of another CPU may give 0.5),
+    on which scikit-learn goes on. Each tree is fitted with the weights w times n (a mean
+    of 1 a row), so that a rule that counts weight as rows, such as J48's two rows a
+    branch, still counts rows.
 
     Parameters
     ----------
@@ -216,7 +219,7 @@ class AdaBoostClassifier(ClassifierMixin, _Boosting):
                 trees.append(tree)
                 alphas[m], errors[m] = 1.0, 0.0
                 break
-            if error >= 1 - 1 / K:
+            if ties(error, 1 - 1 / K):  # chance up to round-off (0.5 - 1 ulp) ends it too
                 if not trees:
                     raise ValueError(f"the first tree's weighted error {error:.3g} is no "
                                      f"better than chance (1 - 1/K = {1 - 1 / K:.3g}): "

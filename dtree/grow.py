@@ -25,10 +25,10 @@ from .impurity import SCORES
 from .kernels import n_statistics, partition, score_attributes
 from .routing import SPREAD, STAY, route_missing
 from .splits import Candidates, Split, TrainingSet, candidate_splits
-from .surrogates import _node_surrogates, _surrogate
+from .surrogates import _category_sides, _node_surrogates, _surrogate
 from .tolerances import J48_AVERAGE_GAIN_SLACK, J48_COLLAPSE_SLACK, WEKA_SMALL
-from .tree import (Node, NodeTable, _child_places, _collector_paused, branches, larger_branch,
-                   make_leaf, ties)
+from .tree import (Node, NodeTable, _child_places, _collector_paused, _objects, branches,
+                   larger_branch, make_leaf, ties)
 
 __all__ = ["SplitRules", "StoppingRules", "grow", "STOP_REASONS"]
 
@@ -429,8 +429,8 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     kept, at = scores[scored], place[scored]
     own = np.flatnonzero(((kept != gains[scored]) & ~np.isnan(kept)).any(axis=1))
     _scatter(table.names, at, itertools.repeat(names))
-    _scatter(table.scores, at, list(kept))
-    _scatter(table.gains, at[own], list(gains[scored[own]]))
+    table.scores.put(at, kept)
+    table.gains.put(at[own], gains[scored[own]])
     if rules.gain_filter is not None:
         _scatter(table.shortlist, at, _named_sets(names, shortlist[scored]))
     many = scored[tied[scored].sum(axis=1) > 1]  # the tied attributes' names
@@ -445,8 +445,9 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     table.threshold[at[n_codes == 0]] = threshold[split][n_codes == 0]
     _scatter(table.feature, at, [names[j] for j in tested.tolist()])
     _scatter(table.score, at, scores[split, tested].tolist())
-    _scatter(table.branch_fractions, at,
-             [shares[:ways] for shares, ways in zip(fractions[split], width.tolist())])
+    shares = fractions[split]
+    table.branch_fractions.put(at, shares[:, :2] if (width == 2).all() else
+                               [row[:ways] for row, ways in zip(shares, width.tolist())])
     coded = np.flatnonzero(n_codes)
     for r, k, j, codes in zip(at[coded].tolist(), split[coded].tolist(),
                               tested[coded].tolist(), n_codes[coded].tolist()):
@@ -467,13 +468,20 @@ def _grow_compiled(node: Node, rows: np.ndarray, weights: np.ndarray, order: np.
     left, right = n_samples[first], n_samples[first + 1]
     table.majority_branch[at] = majority[split]
     table.larger_branch[at] = np.where(left > right, 0, np.where(right > left, 1, -1))
-    for r, k, count, features, agree, adjust, cuts, reverse in zip(
-            at.tolist(), split.tolist(), n_surrogates[split].tolist(),
-            surrogate_feature[split].tolist(), agreement[split].tolist(),
-            adjusted[split].tolist(), cut[split].tolist(), lower_right[split].tolist()):
-        table.surrogates[r] = tuple([_surrogate(data, categories, f, agree[j], adjust[j],
-                                                cuts[j], reverse[j], surrogate_sides[k, j])
-                                     for j, f in enumerate(features[:count])])
+    # the surrogates' fields, node after node, as Surrogate would hold them
+    counts = n_surrogates[split]
+    owner, j = np.nonzero(np.arange(surrogate_feature.shape[1]) < counts[:, None])
+    k = split[owner]  # surrogate j of subtree node k
+    f = surrogate_feature[k, j]
+    numeric = data.n_categories[f] == 0
+    sets, codes = _objects([None] * len(f)), _objects([None] * len(f))
+    for i in np.flatnonzero(~numeric).tolist():
+        sets[i], codes[i] = _category_sides(data, categories, f[i], surrogate_sides[k[i], j[i]])
+    table.surrogates.write(at[counts > 0], dict(
+        feature=_objects(names)[f], feature_index=f, agreement=agreement[k, j],
+        adjusted_agreement=adjusted[k, j], threshold=np.where(numeric, cut[k, j], np.nan),
+        reverse=numeric & lower_right[k, j], category_sets=sets, branch_of_code=codes),
+        counts[counts > 0])
 
 
 def _scatter(column: list, rows: np.ndarray, values: Iterable) -> None:

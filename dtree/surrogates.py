@@ -156,11 +156,18 @@ def _surrogate(data, categories, j, agreement, adjusted, threshold, reverse, cod
     if n_codes == 0:
         return Surrogate(data.names[j], j, float(agreement), float(adjusted),
                          threshold=float(threshold), reverse=bool(reverse))
-    sides = tuple(codes[:n_codes].tolist())
-    labels = range(n_codes) if categories is None or categories[j] is None else categories[j]
-    sets = tuple(frozenset(c for c, s in zip(labels, sides) if s == b) for b in (LEFT, RIGHT))
+    sets, sides = _category_sides(data, categories, j, codes)
     return Surrogate(data.names[j], j, float(agreement), float(adjusted), category_sets=sets,
                      branch_of_code=sides)
+
+
+def _category_sides(data, categories, j, codes) -> tuple[tuple[frozenset, frozenset], tuple]:
+    """A surrogate on categorical column ``j`` that sends category code c to side
+    ``codes[c]``: its ``category_sets`` and ``branch_of_code``."""
+    sides = tuple(codes[:int(data.n_categories[j])].tolist())
+    labels = range(len(sides)) if categories is None or categories[j] is None else categories[j]
+    sets = tuple(frozenset(c for c, s in zip(labels, sides) if s == b) for b in (LEFT, RIGHT))
+    return sets, sides
 
 
 def majority_side(goes_left: np.ndarray, weights: np.ndarray, known: np.ndarray) -> int:

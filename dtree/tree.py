@@ -73,15 +73,178 @@ class Blocks:
         return every if rows is None else every[rows]
 
 
+class Runs:
+    """A ragged column of a table: per row a run of records (or the column's ``EMPTY``), the
+    runs held end to end in one array per field of a record (``FIELDS``: name -> dtype), with
+    each row's ``start`` there (-1 for ``EMPTY``) and ``length``, so that no object is kept
+    per node. Used as a list is: indexed by a row (its value made from the records) or a
+    slice (a column of the same kind), written by a row (its records appended) or a slice,
+    extended and iterated. A subclass says how a value becomes records and back."""
+
+    FIELDS: dict = {}
+    EMPTY = None
+
+    def __init__(self, values: Iterable = ()):
+        self.size, self.used = 0, 0
+        self.start, self.length = np.zeros(0, np.int64), np.zeros(0, np.int32)
+        self.fields = {name: np.zeros(0, dtype) for name, dtype in self.FIELDS.items()}
+        self.extend(values)
+
+    def records(self, values: list) -> tuple[dict, np.ndarray]:
+        """The fields of ``values`` (not ``EMPTY``) end to end, and each value's length."""
+        raise NotImplementedError
+
+    def value(self, start: int, stop: int):
+        """The value made of records ``start`` to ``stop``."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        return map(self.__getitem__, range(self.size))
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self.taken(np.arange(self.size)[key])
+        start = int(self.start[key if key >= 0 else key + self.size])
+        return self.EMPTY if start < 0 else self.value(start, start + int(self.length[key]))
+
+    def __setitem__(self, key, value) -> None:
+        if isinstance(key, slice):
+            rows, values = np.arange(self.size)[key], list(value)
+            if len(values) != len(rows):
+                raise ValueError(f"a slice of {len(rows)} rows given {len(values)} values")
+        else:
+            rows, values = np.array([key if key >= 0 else key + self.size]), [value]
+        self.start[rows] = -1
+        if all(map(operator.is_, values, itertools.repeat(self.EMPTY))):
+            return
+        given = [k for k, v in enumerate(values) if not self._is_empty(v)]
+        if given:
+            self.put(rows[given], [values[k] for k in given])
+
+    def _is_empty(self, value) -> bool:
+        return value is None or (self.EMPTY is not None and len(value) == 0)
+
+    def extend(self, values: Iterable) -> None:
+        """Rows appended at the end, holding ``values``."""
+        values = list(values)
+        first = self.size
+        self.size += len(values)
+        if self.size > len(self.start):
+            capacity = max(2 * len(self.start), self.size)
+            self.start, self.length = (np.concatenate([column[:first], np.zeros(
+                capacity - first, column.dtype)]) for column in (self.start, self.length))
+        self.start[first:self.size], self.length[first:self.size] = -1, 0
+        self[first:self.size] = values
+
+    def put(self, rows: np.ndarray, values) -> None:
+        """Write ``values`` (none ``EMPTY``) at ``rows``, their records appended."""
+        self.write(rows, *self.records(values))
+
+    def write(self, rows: np.ndarray, records: dict, lengths: np.ndarray) -> None:
+        """Write at ``rows`` runs of ``lengths`` records whose fields, end to end, are
+        ``records``."""
+        end = self.used + int(lengths.sum())
+        for name, given in records.items():
+            column = self.fields[name]
+            if end > len(column):
+                column = np.zeros(max(2 * len(column), end), column.dtype)
+                column[:self.used] = self.fields[name][:self.used]
+                self.fields[name] = column
+            column[self.used:end] = given
+        self.start[rows] = self.used + np.cumsum(lengths) - lengths
+        self.length[rows] = lengths
+        self.used = end
+
+    def places(self, rows: np.ndarray) -> np.ndarray:
+        """Where the records of ``rows`` (none ``EMPTY``) are, run after run."""
+        lengths = self.length[rows].astype(np.int64)
+        return (np.repeat(self.start[rows] - np.cumsum(lengths) + lengths, lengths)
+                + np.arange(lengths.sum()))
+
+    def taken(self, rows: np.ndarray) -> Runs:
+        """A new column of the rows ``rows``, their records alone end to end."""
+        out = type(self)()
+        out.extend([self.EMPTY] * len(rows))
+        held = np.flatnonzero(self.start[rows] >= 0)
+        lengths = self.length[rows[held]]
+        at = self.places(rows[held])
+        out.fields = {name: column[at] for name, column in self.fields.items()}
+        out.used = len(at)
+        out.start[held], out.length[held] = np.cumsum(lengths) - lengths, lengths
+        return out
+
+
+class NumberRows(Runs):
+    """A column of optional rows of numbers (a node's branch fractions, scores or gains, a
+    view of which is read): :class:`Runs` of one float each."""
+
+    FIELDS = {"number": np.float64}
+
+    def records(self, values) -> tuple[dict, np.ndarray]:
+        if isinstance(values, np.ndarray) and values.ndim == 2:  # a row each
+            return ({"number": values.ravel()},
+                    np.full(len(values), values.shape[1], np.int64))
+        values = [np.asarray(v, dtype=float) for v in values]
+        return ({"number": np.concatenate(values)},
+                np.array([len(v) for v in values], dtype=np.int64))
+
+    def value(self, start: int, stop: int) -> np.ndarray:
+        return self.fields["number"][start:stop]
+
+    def flat(self, rows: np.ndarray) -> np.ndarray:
+        """The numbers of ``rows`` (none None) end to end."""
+        return self.fields["number"][self.places(rows)]
+
+
+class SurrogateRuns(Runs):
+    """A column of a node's surrogate splits (a tuple of :class:`~dtree.surrogates.Surrogate`,
+    best first, made when read): :class:`Runs` of their fields."""
+
+    FIELDS = {"feature": object, "feature_index": np.int64, "agreement": np.float64,
+              "adjusted_agreement": np.float64, "threshold": np.float64, "reverse": np.bool_,
+              "category_sets": object, "branch_of_code": object}
+    EMPTY = ()
+
+    def records(self, values: list) -> tuple[dict, np.ndarray]:
+        flat = [s for run in values for s in run]
+        records = {name: np.array([getattr(s, name) for s in flat], dtype)
+                   if dtype is not object else _objects([getattr(s, name) for s in flat])
+                   for name, dtype in self.FIELDS.items() if name != "threshold"}
+        records["threshold"] = np.array([np.nan if s.threshold is None else s.threshold
+                                         for s in flat], dtype=float)
+        return records, np.array([len(run) for run in values], dtype=np.int64)
+
+    def value(self, start: int, stop: int) -> tuple[Surrogate, ...]:
+        f = {name: column[start:stop].tolist() for name, column in self.fields.items()}
+        return tuple(Surrogate(name, index, agreement, adjusted,
+                               None if threshold != threshold else threshold, reverse, sets,
+                               codes)
+                     for name, index, agreement, adjusted, threshold, reverse, sets, codes
+                     in zip(f["feature"], f["feature_index"], f["agreement"],
+                            f["adjusted_agreement"], f["threshold"], f["reverse"],
+                            f["category_sets"], f["branch_of_code"]))
+
+
+def _objects(values: list) -> np.ndarray:
+    """``values`` as a one-dimensional array of objects (tuples kept whole)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
 class NodeTable:
     """A tree's nodes as columns, a row per node, the children of a node on consecutive rows
     (``first_child``, ``n_children``): the form the growers write and prediction reads. A
     :class:`Node` is a view of one row. Numbers are numpy columns (-1 for an absent branch or
     feature, NaN for an absent threshold), a value and a prediction rows of ``Blocks``; the
-    ragged fields are lists. Rows that edits cut off stay until :meth:`compacted` copies the
-    reachable ones. What is computed from the columns (the arrays prediction reads,
-    :meth:`~dtree.tree.NodeTable.routing`; scikit-learn's arrays) is kept in ``derived`` until
-    the table is next written."""
+    ragged fields are lists, but for the branch fractions, scores, gains and surrogates,
+    held end to end in arrays (:class:`~dtree.tree.Runs`: no object kept per node). Rows that
+    edits cut off stay until :meth:`compacted` copies the reachable ones. What is computed
+    from the columns (the arrays prediction reads, :meth:`~dtree.tree.NodeTable.routing`;
+    scikit-learn's arrays) is kept in ``derived`` until the table is next written."""
 
     # the numeric columns: name -> (dtype, what a new row holds)
     NUMBERS = {"n_samples": (np.int64, 0), "weighted_n_samples": (np.float64, 0.0),
@@ -95,14 +258,17 @@ class NodeTable:
                "branch_fractions": None, "score": None, "shortlist": (), "ties": (),
                "stop_reason": None, "surrogates": (), "names": (), "scores": None,
                "gains": None}
+    # the ragged columns held as Runs, not as lists
+    RUNS = {"branch_fractions": NumberRows, "scores": NumberRows, "gains": NumberRows,
+            "surrogates": SurrogateRuns}
 
     def __init__(self, value_width: int, prediction_width: int, capacity: int = 1):
         self.size = 0
         self.value, self.prediction = Blocks(value_width), Blocks(prediction_width)
         for name, (dtype, fill) in self.NUMBERS.items():
             setattr(self, name, np.full(capacity, fill, dtype))
-        for name, fill in self.OBJECTS.items():
-            setattr(self, name, [])
+        for name in self.OBJECTS:
+            self.set_column(name, [])
         self.views: list[Node | None] = []
         self.derived: dict = {}  # key -> what was computed from the columns; emptied by a write
         # every row below row 0, as the growers write them; an edit through Node.children
@@ -133,6 +299,11 @@ class NodeTable:
             setattr(self, name, getattr(self, name)[:self.size].copy())
         for name in (*self.OBJECTS, "views"):
             setattr(self, name, getattr(self, name)[:])
+
+    def set_column(self, name: str, entries: list) -> None:
+        """Ragged column ``name`` made of ``entries``, a row's each (a
+        :class:`~dtree.tree.Runs` for those of ``RUNS``, else a list)."""
+        setattr(self, name, self.RUNS[name](entries) if name in self.RUNS else entries)
 
     def node(self, row: int) -> Node:
         """The view of ``row``, the same object each time."""
@@ -209,7 +380,8 @@ class NodeTable:
             getattr(table, name)[:] = getattr(self, name)[rows]
         for name in self.OBJECTS:
             column = getattr(self, name)
-            setattr(table, name, [column[r] for r in rows.tolist()])
+            setattr(table, name, column.taken(rows) if name in self.RUNS
+                    else [column[r] for r in rows.tolist()])
         table.first_child[:] = first_child
         return table
 
@@ -566,6 +738,14 @@ def _ragged(arrays: list, expected: np.ndarray | None = None) -> tuple:
             None if np.array_equal(lengths, expected) else _pack(lengths))
 
 
+def _ragged_rows(column: NumberRows, rows: np.ndarray, expected: np.ndarray) -> tuple:
+    """:func:`_ragged` of the rows ``rows`` of ``column``, read from its arrays."""
+    held = column.start[rows] >= 0
+    lengths = np.where(held, column.length[rows], -1).astype(np.int64)
+    return (_pack(column.flat(rows[held])),
+            None if np.array_equal(lengths, expected) else _pack(lengths))
+
+
 def _unragged(packed: tuple, expected: np.ndarray | None = None) -> list:
     """The arrays :func:`_ragged` packed: views into one array, None where None was."""
     flat = _unpack(packed[0])
@@ -697,14 +877,18 @@ def _columns(root: Node) -> dict:
                                                                          parent))))
     only_leaves, n_samples = _by_leaves(n_samples, children, internal)
     value_leaves, values = _by_leaves(values, children, internal)
-    own_scores, own_gains, names = take(table.scores), take(table.gains), take(table.names)
-    scored = [i for i, row in enumerate(own_scores) if row is not None]
-    gained = [i for i, row in enumerate(own_gains) if row is not None]
-    feature_index, score = optional(table.feature_index), take(table.score)
-    plain_score = all(_same_bits(np.float64(np.nan if given is None else given),
-                                 np.float64(np.nan if chosen is None else chosen))
-                      for given, chosen in zip(score, _chosen_scores(own_scores, feature_index)))
-    runs = take(table.surrogates)
+    names, feature_index, score = take(table.names), optional(table.feature_index), take(
+        table.score)
+    scored, gained = (np.flatnonzero(column.start[rows] >= 0)
+                      for column in (table.scores, table.gains))
+    # the score that each node's scores give its tested attribute (NaN for none)
+    tested = table.feature_index[rows]
+    picked = scored[tested[scored] >= 0]
+    chosen = np.full(len(rows), np.nan)
+    chosen[picked] = table.scores.fields["number"][table.scores.start[rows[picked]]
+                                                   + tested[picked]]
+    plain_score = _same_bits(np.array([np.nan if v is None else v for v in score], dtype=float),
+                             chosen)
     return dict(
         shape=(_pack(internal), _pack(n_children[internal])),
         depth=(int(root.depth), None if (depth[1:] == depth[parent[1:]] + 1).all()
@@ -719,8 +903,8 @@ def _columns(root: Node) -> dict:
         threshold=_optional([None if t != t else t for t in table.threshold[rows].tolist()],
                             internal, np.nan),
         score=None if plain_score else _optional(score, internal, np.nan),
-        branch_fractions=_ragged(take(table.branch_fractions),
-                                 np.where(internal, n_children, -1)),
+        branch_fractions=_ragged_rows(table.branch_fractions, rows,
+                                      np.where(internal, n_children, -1)),
         categories=_sparse(list(zip(take(table.category_sets), take(table.branch_of_code)))),
         missing_branch=_optional(optional(table.missing_branch), internal),
         majority_branch=_optional(optional(table.majority_branch), internal),
@@ -728,11 +912,10 @@ def _columns(root: Node) -> dict:
         missing_side=_optional(optional(table.missing_side), internal),
         shortlist_ties=_coded(list(zip(take(table.shortlist), take(table.ties)))),
         stop_reason=_coded(take(table.stop_reason)),
-        names=(_pack(np.array(scored, dtype=np.int64)), _coded([names[i] for i in scored])),
-        scores=_pack(np.concatenate([own_scores[i] for i in scored] or [np.zeros(0)])),
-        gains=(_pack(np.array(gained, dtype=np.int64)),
-               _pack(np.concatenate([own_gains[i] for i in gained] or [np.zeros(0)]))),
-        surrogates=_surrogate_columns([s for run in runs for s in run], list(map(len, runs))),
+        names=(_pack(scored), _coded([names[i] for i in scored.tolist()])),
+        scores=_pack(table.scores.flat(rows[scored])),
+        gains=(_pack(gained), _pack(table.gains.flat(rows[gained]))),
+        surrogates=_surrogate_columns(table.surrogates, rows),
     )
 
 
@@ -773,31 +956,36 @@ def _derive_prediction(how: str, values: list, weights: np.ndarray, parent: np.n
     return predictions
 
 
-def _surrogate_columns(surrogates: list, counts: list[int]) -> dict:
+def _surrogate_columns(runs: SurrogateRuns, rows: np.ndarray) -> dict:
+    """The surrogates of ``rows``, run after run, as columns over all of them."""
+    counts = np.where(runs.start[rows] >= 0, runs.length[rows], 0).astype(np.int64)
+    f = {name: column[runs.places(rows[counts > 0])] for name, column in runs.fields.items()}
     return dict(
-        counts=_pack(np.array(counts, dtype=np.int64)),
-        feature=_coded([(s.feature, s.feature_index, s.reverse) for s in surrogates]),
-        agreement=_pack(np.array([s.agreement for s in surrogates], dtype=float)),
-        adjusted_agreement=_pack(np.array([s.adjusted_agreement for s in surrogates],
-                                          dtype=float)),
-        threshold=_pack(np.array([np.nan if s.threshold is None else s.threshold
-                                  for s in surrogates], dtype=float)),
-        categories=_sparse([(s.category_sets, s.branch_of_code) for s in surrogates]))
+        counts=_pack(counts),
+        feature=_coded(list(zip(f["feature"].tolist(), f["feature_index"].tolist(),
+                                f["reverse"].tolist()))),
+        agreement=_pack(f["agreement"]), adjusted_agreement=_pack(f["adjusted_agreement"]),
+        threshold=_pack(f["threshold"]),
+        categories=_sparse(list(zip(f["category_sets"].tolist(),
+                                    f["branch_of_code"].tolist()))))
 
 
-def _rebuild_surrogates(columns: dict) -> list[tuple]:
-    """Each node's surrogates, from :func:`_surrogate_columns`."""
-    features = _decoded(columns["feature"])
-    agreement = _unpack(columns["agreement"]).tolist()
-    adjusted = _unpack(columns["adjusted_agreement"]).tolist()
-    threshold = _unpack(columns["threshold"]).tolist()
-    categories = columns["categories"]
-    made = [Surrogate(name, index, agreement[k], adjusted[k],
-                      None if threshold[k] != threshold[k] else threshold[k], reverse,
-                      *categories.get(k, (None, None)))
-            for k, (name, index, reverse) in enumerate(features)]
-    counts = _unpack(columns["counts"]).tolist()
-    return [tuple(made[end - count:end]) for count, end in zip(counts, np.cumsum(counts))]
+def _rebuild_surrogates(columns: dict) -> SurrogateRuns:
+    """Each node's surrogates, from :func:`_surrogate_columns`, in the same order."""
+    features, categories = _decoded(columns["feature"]), columns["categories"]
+    counts = _unpack(columns["counts"])
+    runs = SurrogateRuns([()] * len(counts))
+    placed = [categories.get(k, (None, None)) for k in range(len(features))]
+    runs.write(np.flatnonzero(counts), dict(
+        feature=_objects([f[0] for f in features]),
+        feature_index=np.array([f[1] for f in features], dtype=np.int64),
+        reverse=np.array([f[2] for f in features], dtype=bool),
+        agreement=_unpack(columns["agreement"]),
+        adjusted_agreement=_unpack(columns["adjusted_agreement"]),
+        threshold=_unpack(columns["threshold"]),
+        category_sets=_objects([sets for sets, _ in placed]),
+        branch_of_code=_objects([codes for _, codes in placed])), counts[counts > 0])
+    return runs
 
 
 def _unpickle(compressed: bytes) -> Node:
@@ -872,9 +1060,10 @@ def _rebuild(columns: dict) -> Node:
                          ("branch_fractions", fractions), ("score", scores),
                          ("shortlist", [label[0] for label in labels]),
                          ("ties", [label[1] for label in labels]), ("stop_reason", reasons),
-                         ("surrogates", surrogates), ("names", names_of), ("scores", scores_of),
+                         ("names", names_of), ("scores", scores_of),
                          ("gains", gains_of)):
-        setattr(table, name, [column[i] for i in rows])
+        table.set_column(name, [column[i] for i in rows])
+    table.surrogates = surrogates.taken(order)
     return table.node(0)
 
 
@@ -1198,12 +1387,13 @@ def _as_arrays(table: NodeTable, row: int = 0) -> RoutingArrays:
     fractions = np.ones(len(rows))  # each node's share of its parent's training weight
     opened = np.flatnonzero(split)
     if len(opened):
-        fractions[_child_places(first_child[opened], n_children[opened])] = np.concatenate(
-            list(itertools.compress(_taken(table.branch_fractions, rows, grown),
-                                    split.tolist())))
+        fractions[_child_places(first_child[opened], n_children[opened])] = (
+            table.branch_fractions.flat(rows[opened]))
     return RoutingArrays(
         first_child=first_child, n_children=n_children, fractions=fractions,
-        values=table.prediction.take(None if grown else rows), place=place,
+        values=(table.prediction.blocks[0][:len(rows)] if grown and len(
+            table.prediction.blocks) == 1 else table.prediction.take(None if grown else rows)),
+        place=place,
         **vars(_tested(table, rows, split, masks=True, whole=grown)))
 
 
@@ -1241,27 +1431,25 @@ def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
     splits: per node where its run starts and ends, per surrogate its feature, whether
     reversed and where its category map starts, and its threshold (NaN for categories)."""
     split = np.ones(len(rows), bool) if split is None else split
-    own_map, surrogates = (_taken(column, rows, whole)
-                           for column in (table.branch_of_code, table.surrogates))
+    own_map = _taken(table.branch_of_code, rows, whole)
     optional = [np.where(split & (column[rows] >= 0), column[rows], np.nan)  # None: NaN
                 for column in (table.missing_branch, table.missing_side, table.larger_branch,
                                table.majority_branch)]
     # the surrogates run by run; the category maps end to end, a node's own map, then its
     # surrogates' (a split without a map starts where the next map does)
-    if any(surrogates):
-        runs = [run if tested else () for run, tested in zip(surrogates, split.tolist())]
-        flat = [surrogate for run in runs for surrogate in run]
-        bounds = np.cumsum([0] + [len(run) for run in runs])
-    else:  # no node has surrogates: no Python pass over the nodes
-        flat, bounds = [], np.zeros(len(rows) + 1, np.int64)
+    runs = table.surrogates
+    counts = np.where(split & (runs.start[rows] >= 0), runs.length[rows], 0)
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    placed = runs.places(rows[counts > 0])  # the surrogates, run after run
+    flat = {name: column[placed] for name, column in runs.fields.items()}
     own_at = np.arange(len(rows)) + bounds[:-1]  # a map's place in that order
-    theirs_at = np.arange(len(flat)) + np.repeat(np.arange(1, len(rows) + 1), np.diff(bounds))
+    theirs_at = np.arange(len(placed)) + np.repeat(np.arange(1, len(rows) + 1), counts)
     sizes = np.zeros(len(own_at) + len(theirs_at), np.int64)
     maps = []
-    if flat or any(map(operator.is_not, own_map, itertools.repeat(None))):  # a map at all
+    if len(placed) or any(map(operator.is_not, own_map, itertools.repeat(None))):  # a map at all
         maps = sorted([(at, np.asarray(codes, dtype=np.int64)) for at, codes in itertools.chain(
             zip(own_at.tolist(), own_map),
-            zip(theirs_at.tolist(), [surrogate.branch_of_code for surrogate in flat]))
+            zip(theirs_at.tolist(), flat["branch_of_code"].tolist()))
             if codes is not None], key=lambda placed: placed[0])
         sizes[[at for at, _ in maps]] = [len(codes) for _, codes in maps]
     codes = np.concatenate([np.zeros(0, np.int64)] + [codes for _, codes in maps])
@@ -1272,16 +1460,16 @@ def _tested(table: NodeTable, rows: np.ndarray, split: np.ndarray | None = None,
     most_frequent[needed] = _most_frequent(_taken(table.branch_fractions, rows[needed]))
     return SimpleNamespace(
         feature=np.where(split, table.feature_index[rows], -1),  # pruned
-        code_start=map_start[own_at], threshold=table.threshold[rows],
+        code_start=map_start[own_at],
+        threshold=table.threshold[:len(rows)] if whole else table.threshold[rows],
         codes=codes, missing_child=missing_child,
         frequent_child=detour(*optional, at_fit=False, most_frequent=most_frequent),
         fit_child=detour(*optional, at_fit=True),
         surrogates=np.column_stack([bounds[:-1], bounds[1:]]),
         surrogate_table=np.column_stack([
-            np.array([s.feature_index for s in flat], dtype=np.int64),
-            np.array([int(s.reverse) for s in flat], dtype=np.int64),
-            map_start[theirs_at]]).reshape(len(flat), 3),
-        surrogate_threshold=np.array([s.threshold for s in flat], dtype=float))
+            flat["feature_index"], flat["reverse"].astype(np.int64),
+            map_start[theirs_at]]).reshape(len(placed), 3),
+        surrogate_threshold=flat["threshold"])
 
 
 def _bit_masks(codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

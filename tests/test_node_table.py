@@ -7,7 +7,8 @@ from sklearn.datasets import make_regression
 
 from dtree import CARTRegressor, ID3Classifier, Node
 from dtree.datasets import load_watermelon
-from dtree.tree import Blocks, copy_tree, make_leaf
+from dtree.surrogates import Surrogate
+from dtree.tree import Blocks, NumberRows, SurrogateRuns, copy_tree, make_leaf
 
 
 def leaf(counts: list[float], depth: int = 1) -> Node:
@@ -91,6 +92,45 @@ def test_blocks_read_and_write_rows_across_blocks():
     assert column[3].tolist() == [2.0, 3.0] and column[1].tolist() == [9.0, 9.0]
     assert column.take(np.array([4, 0, 1])).tolist() == [[4.0, 5.0], [0.0, 0.0], [9.0, 9.0]]
     assert column.take().shape == (5, 2) and len(column.blocks) == 2
+
+
+def test_number_rows_read_and_write_like_a_list_of_rows():
+    column = NumberRows([None, [1.0, 2.0], None])
+    column.extend([[3.0], None])
+    column[0] = [4.0, 5.0, 6.0]
+    column[1] = None  # its numbers stay behind until the column is taken
+    column[-1] = []  # an empty row is not None
+    assert len(column) == 5 and column[1] is None and column[-1].tolist() == []
+    assert [None if row is None else row.tolist() for row in column] == [
+        [4.0, 5.0, 6.0], None, None, [3.0], []]
+    assert column.flat(np.array([3, 0])).tolist() == [3.0, 4.0, 5.0, 6.0]
+    kept = column[2:]  # a slice is a column holding those rows' numbers alone
+    assert type(kept) is NumberRows and kept.used == 1 and kept[1].tolist() == [3.0]
+    with pytest.raises(ValueError, match="2 rows given 1"):
+        column[0:2] = [None]
+
+
+def test_surrogate_runs_give_back_the_surrogates_written():
+    numeric = Surrogate("age", 0, 0.9, 0.5, threshold=30.5, reverse=True)
+    coded = Surrogate("colour", 2, 0.75, 0.25, category_sets=(frozenset({"red"}), frozenset(
+        {"blue", "green"})), branch_of_code=(0, 1, 1))
+    column = SurrogateRuns([(), (numeric, coded)])
+    column.extend([(coded,), ()])
+    assert column[0] == () and column[3] == () and column[2] == (coded,)
+    assert column[1] == (numeric, coded) and column[1][1].threshold is None
+    assert column.taken(np.array([2, 1])).fields["feature_index"].tolist() == [2, 0, 2]
+
+
+def test_a_grown_tree_holds_its_scores_as_one_block():
+    # every scored node's row of five scores, end to end, and nothing more
+    X, y = make_regression(n_samples=3000, n_features=5, random_state=0)
+    table = CARTRegressor().fit(X, y).tree_.root._table
+    scored = sum(table.scores.start[:table.size] >= 0)
+    assert scored == sum(table.n_children[:table.size] > 0) > 1000
+    assert len(table.scores.fields["number"]) == table.scores.used == 5 * scored
+    runs = table.surrogates
+    assert runs.used == len(runs.fields["agreement"]) == sum(
+        len(node.surrogates) for node in table.node(0).walk()) > 1000
 
 
 def test_what_a_table_keeps_follows_an_edit_in_place():
