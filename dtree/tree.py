@@ -107,8 +107,9 @@ class Runs:
     def __getitem__(self, key):
         if isinstance(key, slice):
             return self.taken(np.arange(self.size)[key])
-        start = int(self.start[key if key >= 0 else key + self.size])
-        return self.EMPTY if start < 0 else self.value(start, start + int(self.length[key]))
+        row = key if key >= 0 else key + self.size
+        start = int(self.start[row])
+        return self.EMPTY if start < 0 else self.value(start, start + int(self.length[row]))
 
     def __setitem__(self, key, value) -> None:
         if isinstance(key, slice):

@@ -101,6 +101,7 @@ def test_number_rows_read_and_write_like_a_list_of_rows():
     column[1] = None  # its numbers stay behind until the column is taken
     column[-1] = []  # an empty row is not None
     assert len(column) == 5 and column[1] is None and column[-1].tolist() == []
+    assert column[-2].tolist() == [3.0]
     assert [None if row is None else row.tolist() for row in column] == [
         [4.0, 5.0, 6.0], None, None, [3.0], []]
     assert column.flat(np.array([3, 0])).tolist() == [3.0, 4.0, 5.0, 6.0]
